@@ -1,0 +1,3 @@
+import Testing
+@testable import InstantCore
+@Test func placeholder() { #expect(Bool(true)) }

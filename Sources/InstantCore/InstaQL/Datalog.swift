@@ -1,0 +1,327 @@
+/// A variable's value during evaluation. `time` holds a creation time (NaN: none), which
+/// JavaScript compares with `===` like any number.
+enum Bound: Equatable {
+  case unbound
+  case key(ValueKey)
+  case time(Double)
+
+  func strictEquals(_ other: Bound) -> Bool {
+    switch (self, other) {
+    case let (.key(a), .key(b)): return a == b
+    case let (.time(a), .time(b)): return a == b || (a.isNaN && b.isNaN)
+    case let (.key(.number(a)), .time(b)), let (.time(b), .key(.number(a))): return a == b
+    default: return false
+    }
+  }
+}
+
+/// Orders a conjunction of clauses so each step can use an index: patterns whose entity is known
+/// first, then ones with a value to look up, scans last. The result is the same set of answers in
+/// any order (patterns only filter and join), so this only changes the cost, never the answer.
+enum Planner {
+  static func plan(_ clauses: [Clause], bound: Set<Int>) -> (clauses: [Clause], bound: Set<Int>) {
+    var remaining = clauses
+    var bound = bound
+    var out: [Clause] = []
+    out.reserveCapacity(clauses.count)
+    while !remaining.isEmpty {
+      var best = 0
+      var bestScore = Int.min
+      for (i, clause) in remaining.enumerated() {
+        let s = score(clause, bound)
+        if s > bestScore {
+          bestScore = s
+          best = i
+        }
+      }
+      var chosen = remaining.remove(at: best)
+      switch chosen {
+      case let .pattern(p):
+        bound.formUnion(variables(of: p))
+      case let .or(branches, join):
+        var planned: [[Clause]] = []
+        var common: Set<Int>? = nil
+        for branch in branches {
+          let (clauses, after) = plan(branch, bound: bound)
+          planned.append(clauses)
+          common = common.map { $0.intersection(after) } ?? after
+        }
+        chosen = .or(planned, join: join)
+        bound.formUnion(common ?? bound)
+      }
+      out.append(chosen)
+    }
+    return (out, bound)
+  }
+
+  static func variables(of p: Pattern) -> Set<Int> {
+    var vars: Set<Int> = [p.t]
+    if case let .variable(i) = p.e { vars.insert(i) }
+    if case let .variable(i) = p.v { vars.insert(i) }
+    return vars
+  }
+
+  static func score(_ clause: Clause, _ bound: Set<Int>) -> Int {
+    switch clause {
+    case let .or(_, join):
+      return bound.contains(join) ? 95 : 5
+    case let .pattern(p):
+      let eBound: Bool
+      switch p.e {
+      case let .variable(i): eBound = bound.contains(i)
+      case .entity, .nothing: eBound = true
+      }
+      var vBound = true
+      var vLookup = false
+      switch p.v {
+      case let .variable(i):
+        vBound = bound.contains(i)
+        vLookup = vBound
+      case .equals, .nothing, .failing: vLookup = true
+      case .not, .isNull, .compare: vLookup = false
+      }
+      if eBound && vBound { return 100 }
+      if eBound { return 90 }
+      if vLookup { return 70 }
+      if vBound { return 20 }
+      return 10
+    }
+  }
+}
+
+/// Evaluates planned clauses depth first and collects every `(entity, time)` answer.
+///
+/// Once the answer's variables are bound, the remaining clauses only need one solution, so the
+/// search stops there; the reference enumerates every combination and deduplicates afterwards.
+final class DatalogRun {
+  struct Answer: Hashable {
+    let e: UInt32
+    let timeBits: UInt64
+  }
+
+  let store: TripleStore
+  var bindings: [Bound]
+  let entityVar: Int
+  let timeVar: Int
+  var answers: [(e: UInt32, t: Double)] = []
+  var seen: Set<Answer> = []
+
+  init(store: TripleStore, variableCount: Int, entityVar: Int, timeVar: Int) {
+    self.store = store
+    self.bindings = Array(repeating: .unbound, count: variableCount)
+    self.entityVar = entityVar
+    self.timeVar = timeVar
+  }
+
+  func run(_ clauses: [Clause]) throws(QueryFailure) {
+    var frames: [(clauses: [Clause], index: Int)] = [(clauses, 0)]
+    _ = try solve(&frames)
+  }
+
+  var answerBound: Bool {
+    if case .unbound = bindings[entityVar] { return false }
+    if case .unbound = bindings[timeVar] { return false }
+    return true
+  }
+
+  /// Returns whether at least one answer was found below this point.
+  func solve(_ frames: inout [(clauses: [Clause], index: Int)]) throws(QueryFailure) -> Bool {
+    guard let top = frames.last else {
+      emit()
+      return true
+    }
+    if top.index == top.clauses.count {
+      let saved = frames.removeLast()
+      defer { frames.append(saved) }
+      return try solve(&frames)
+    }
+    let existsOnly = answerBound
+    let clause = top.clauses[top.index]
+    frames[frames.count - 1].index += 1
+    defer { frames[frames.count - 1].index -= 1 }
+    var found = false
+    switch clause {
+    case let .or(branches, _):
+      for branch in branches {
+        frames.append((branch, 0))
+        let hit = try solve(&frames)
+        frames.removeLast()
+        if hit {
+          found = true
+          if existsOnly { return true }
+        }
+      }
+    case let .pattern(p):
+      var failure: QueryFailure?
+      try forEachCandidate(p) { r in
+        let rec = store.records[Int(r)]
+        var newlyBound: (Int, Int, Int) = (-1, -1, -1)
+        defer {
+          if newlyBound.0 >= 0 { bindings[newlyBound.0] = .unbound }
+          if newlyBound.1 >= 0 { bindings[newlyBound.1] = .unbound }
+          if newlyBound.2 >= 0 { bindings[newlyBound.2] = .unbound }
+        }
+        if case let .variable(i) = p.e {
+          if case .unbound = bindings[i] {
+            bindings[i] = .key(.sym(rec.e))
+            newlyBound.0 = i
+          } else if !bindings[i].strictEquals(.key(.sym(rec.e))) {
+            return false
+          }
+        }
+        if case let .variable(i) = p.v {
+          if case .unbound = bindings[i] {
+            bindings[i] = .key(rec.v)
+            newlyBound.1 = i
+          } else if !bindings[i].strictEquals(.key(rec.v)) {
+            return false
+          }
+        }
+        if case .unbound = bindings[p.t] {
+          bindings[p.t] = .time(rec.t)
+          newlyBound.2 = p.t
+        } else if !bindings[p.t].strictEquals(.time(rec.t)) {
+          return false
+        }
+        do throws(QueryFailure) {
+          if try solve(&frames) {
+            found = true
+            if existsOnly { return true }
+          }
+        } catch {
+          failure = error
+          return true
+        }
+        return false
+      }
+      if let failure { throw failure }
+    }
+    return found
+  }
+
+  func emit() {
+    guard case let .key(.sym(e)) = bindings[entityVar] else { return }
+    var t = Double.nan
+    switch bindings[timeVar] {
+    case let .time(x): t = x
+    case let .key(.number(x)): t = x
+    default: break
+    }
+    let bits = t.isNaN ? UInt64.max : (t == 0 ? 0 : t.bitPattern)
+    guard seen.insert(Answer(e: e, timeBits: bits)).inserted else { return }
+    answers.append((e, t))
+  }
+
+  /// The records a pattern can match given the current bindings, as the reference's
+  /// `getTriples` picks them (by which of entity and value are known).
+  func forEachCandidate(_ p: Pattern, _ body: (UInt32) -> Bool) throws(QueryFailure) {
+    guard let a = p.a else { return }
+    var entity: UInt32? = nil
+    var entityKnown = true
+    switch p.e {
+    case let .variable(i):
+      switch bindings[i] {
+      case .unbound: entityKnown = false
+      case let .key(k): entity = k.sym
+      case .time: entity = nil
+      }
+    case let .entity(s): entity = s
+    case .nothing: entity = nil
+    }
+    var filter: ValueTerm? = p.v
+    if case let .variable(i) = p.v {
+      switch bindings[i] {
+      case .unbound: filter = nil
+      case let .key(k): filter = .equals([k])
+      case let .time(t): filter = t.isNaN ? .equals([]) : .equals([.number(normalizing: t)])
+      }
+    }
+    if entityKnown {
+      guard let e = entity, let list = store.slot(e, a) else { return }
+      guard let filter else {
+        for r in list.array where body(r) { return }
+        return
+      }
+      if case let .failing(message) = filter { throw .error(message) }
+      switch list {
+      case .empty: return
+      case let .one(r):
+        if accepts(filter, store.records[Int(r)].v) { _ = body(r) }
+      case let .many(all):
+        for r in all where accepts(filter, store.records[Int(r)].v) {
+          if body(r) { return }
+        }
+      }
+      return
+    }
+    guard let byValue = store.aev[a] else { return }
+    guard let filter else {
+      for (_, list) in byValue {
+        var stop = false
+        list.forEach { r in if !stop { stop = body(r) } }
+        if stop { return }
+      }
+      return
+    }
+    switch filter {
+    case let .equals(keys):
+      for k in keys {
+        guard let list = byValue[k] else { continue }
+        var stop = false
+        list.forEach { r in if !stop { stop = body(r) } }
+        if stop { return }
+      }
+    case .nothing:
+      return
+    case let .failing(message):
+      if !byValue.isEmpty { throw .error(message) }
+    default:
+      for (k, list) in byValue where accepts(filter, k) {
+        var stop = false
+        list.forEach { r in if !stop { stop = body(r) } }
+        if stop { return }
+      }
+    }
+  }
+
+  /// `triplesByValue` for one stored value.
+  func accepts(_ filter: ValueTerm, _ v: ValueKey) -> Bool {
+    switch filter {
+    case let .equals(keys): return keys.contains(v)
+    case let .not(operand): return operand != v
+    case let .isNull(attr, isNull, reverse):
+      let valueIsNull: Bool
+      if reverse {
+        if let target = v.sym, let slots = store.vae[target], let attr {
+          valueIsNull = !slots.contains { $0.attr == attr }
+        } else {
+          valueIsNull = true
+        }
+      } else {
+        if let attr, store.aev[attr] != nil, let candidate = v.sym, let list = store.slot(candidate, attr) {
+          var hasNull = false
+          list.forEach { if store.records[Int($0)].v == .null { hasNull = true } }
+          valueIsNull = hasNull
+        } else {
+          valueIsNull = true
+        }
+      }
+      return isNull ? valueIsNull : !valueIsNull
+    case let .compare(predicate): return predicate.test(store.jsValue(v))
+    case .variable, .nothing, .failing: return false
+    }
+  }
+}
+
+extension TripleStore {
+  /// A stored value as JavaScript sees it.
+  func jsValue(_ key: ValueKey) -> JSValue {
+    switch key {
+    case .null: return .null
+    case let .bool(b): return .bool(b)
+    case let .number(n): return .number(n)
+    case let .sym(s): return .string(symbols[s])
+    case let .obj(o): return .object(objects[Int(o)], identity: Int(o))
+    }
+  }
+}

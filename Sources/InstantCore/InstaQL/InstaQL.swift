@@ -1,0 +1,393 @@
+/// The result of an InstaQL query, as the reference client's `query()` returns it.
+public struct InstaQLResult: Sendable, Equatable {
+  /// `{namespace: [entity, …]}`.
+  public var data: JSON
+  /// `{namespace: {startCursor, endCursor, hasNextPage, hasPreviousPage}}`, present when the
+  /// query was given server page info.
+  public var pageInfo: JSON?
+
+  /// `{"data": …}` plus `"pageInfo"` when present.
+  public var json: JSON {
+    var o: JSONObject = ["data": data]
+    if let pageInfo { o["pageInfo"] = pageInfo }
+    return .object(o)
+  }
+}
+
+/// A query the engine refuses, with the reference's message.
+public struct InstaQLError: Error, CustomStringConvertible, Equatable, Sendable {
+  public var message: String
+  public var description: String { message }
+}
+
+extension TripleStore {
+  /// Runs an InstaQL query over this store with the reference client's semantics
+  /// (`shared/spec/instaql.md`): namespaces, nested forward and reverse links, `where`, `order`,
+  /// `limit`/`first`/`last`, cursors against `pageInfo` (the server's page info, keyed by
+  /// namespace), and `fields`.
+  ///
+  /// Unknown namespaces, labels and attrs give empty results; a path or link through a blob attr
+  /// and a `null` where value throw, as they do in JavaScript.
+  public func query(_ q: JSON, pageInfo: JSON? = nil) throws(InstaQLError) -> InstaQLResult {
+    let run = QueryRun(store: self)
+    do throws(QueryFailure) {
+      guard let namespaces = JSObjects.entries(q) else {
+        throw QueryFailure.error("TypeError: Cannot convert undefined or null to object")
+      }
+      var data = JSONObject(minimumCapacity: namespaces.count)
+      for (namespace, form) in namespaces where namespace != "$$ruleParams" {
+        let node = FormNode(etype: namespace, level: 0, form: form)
+        let rows = try run.queryOne(node, parent: nil, pageInfo: JSObjects.get(pageInfo, namespace))
+        data[namespace] = .array(rows)
+      }
+      var result = InstaQLResult(data: .object(data))
+      if let pageInfo, JSValue(pageInfo).isTruthy {
+        result.pageInfo = try Self.formatPageInfo(pageInfo)
+      }
+      return result
+    } catch let failure {
+      switch failure {
+      case let .attrNotFound(message), let .error(message): throw InstaQLError(message: message)
+      }
+    }
+  }
+
+  static func formatPageInfo(_ pageInfo: JSON) throws(QueryFailure) -> JSON {
+    var out = JSONObject()
+    for (namespace, info) in JSObjects.entries(pageInfo) ?? [] {
+      if info.isNull { throw .error("TypeError: Cannot read properties of null (reading 'start-cursor')") }
+      var o = JSONObject()
+      for (from, to) in [
+        ("start-cursor", "startCursor"), ("end-cursor", "endCursor"), ("has-next-page?", "hasNextPage"),
+        ("has-previous-page?", "hasPreviousPage"),
+      ] {
+        if let v = JSObjects.get(info, from) { o[to] = v }
+      }
+      out[namespace] = .object(o)
+    }
+    return .object(out)
+  }
+}
+
+/// A form (`{$: options, label: childForm, …}`) at one place in the query, with its compiled
+/// plan and its children, built on first use and reused for every parent entity.
+final class FormNode {
+  let etype: String
+  let level: Int
+  let form: JSON
+  /// For a child form: the parent's etype and level, and the label that leads here.
+  let parent: (etype: String, level: Int, label: String)?
+  var compiled: Result<CompiledForm, QueryFailure>?
+  var children: [String: ChildLink] = [:]
+
+  init(etype: String, level: Int, form: JSON, parent: (etype: String, level: Int, label: String)? = nil) {
+    self.etype = etype
+    self.level = level
+    self.form = form
+    self.parent = parent
+  }
+
+  var options: JSON? { JSObjects.get(form, "$") }
+  func option(_ key: String) -> JSON? { JSObjects.get(options, key) }
+
+  /// No `offset`, `before` or `after`: the query starts at the beginning of its order.
+  var isLeading: Bool {
+    !JSValue(option("offset")).isTruthy && !JSValue(option("before")).isTruthy && !JSValue(option("after")).isTruthy
+  }
+}
+
+/// A child label resolved against its parent's etype.
+enum ChildLink {
+  case missing
+  case node(FormNode)
+}
+
+/// A form's where clauses, compiled and planned.
+struct CompiledForm {
+  var clauses: [Clause]
+  var variableCount: Int
+  var entityVar: Int
+  var timeVar: Int
+  var parentVar: Int?
+}
+
+final class QueryRun {
+  let store: TripleStore
+  var uuidKeys: [UInt32: UUIDKey] = [:]
+
+  init(store: TripleStore) { self.store = store }
+
+  func uuidKey(_ e: UInt32) -> UUIDKey {
+    if let k = uuidKeys[e] { return k }
+    let k = UUIDKey(store.symbols[e])
+    uuidKeys[e] = k
+    return k
+  }
+
+  /// `queryOne`: the entities of a form, each extended with its children.
+  func queryOne(_ node: FormNode, parent: UInt32?, pageInfo: JSON?) throws(QueryFailure)
+    -> [JSON]
+  {
+    if node.form.isNull { throw .error("TypeError: Cannot read properties of null (reading '$')") }
+    let entities: [UInt32]
+    let objects: [JSONObject]
+    do throws(QueryFailure) {
+      (entities, objects) = try resolveObjects(node, parent: parent, pageInfo: pageInfo)
+    } catch let failure {
+      if case .attrNotFound = failure { return [] }
+      throw failure
+    }
+    let labels = JSObjects.keys(node.form).filter { $0 != "$" }
+    if labels.isEmpty { return objects.map { .object($0) } }
+    var out: [JSON] = []
+    out.reserveCapacity(objects.count)
+    for (i, e) in entities.enumerated() {
+      var object = objects[i]
+      for label in labels {
+        let singular = store.cardinalityInference && store.attrs.isSingularLink(node.etype, label)
+        let link = try childLink(node, label)
+        guard case let .node(child) = link else {
+          object[label] = singular ? nil : .array([])
+          continue
+        }
+        let rows = try queryOne(child, parent: e, pageInfo: nil)
+        if singular {
+          object[label] = rows.first
+        } else {
+          object[label] = .array(rows)
+        }
+      }
+      out.append(.object(object))
+    }
+    return out
+  }
+
+  func childLink(_ node: FormNode, _ label: String) throws(QueryFailure) -> ChildLink {
+    if let link = node.children[label] { return link }
+    var compiler = WhereCompiler(store: store)
+    let link: ChildLink
+    do throws(QueryFailure) {
+      let step = try compiler.linkPattern(VariableNamer(), node.etype, node.level, label)
+      let form = JSObjects.get(node.form, label) ?? .null
+      link = .node(
+        FormNode(etype: step.nextEtype, level: node.level + 1, form: form, parent: (node.etype, node.level, label)))
+    } catch let failure {
+      if case .attrNotFound = failure {
+        link = .missing
+      } else {
+        throw failure
+      }
+    }
+    node.children[label] = link
+    return link
+  }
+
+  func compile(_ node: FormNode) throws(QueryFailure) -> CompiledForm {
+    if let compiled = node.compiled { return try compiled.get() }
+    let result = Result<CompiledForm, QueryFailure> { () throws(QueryFailure) -> CompiledForm in
+      var compiler = WhereCompiler(store: store)
+      var clauses: [Clause] = []
+      var parentVar: Int? = nil
+      if let parent = node.parent {
+        // The join `[parent, attr, ?child]` (or reversed); the parent's variable is bound per parent.
+        let step = try compiler.linkPattern(VariableNamer(), parent.etype, parent.level, parent.label)
+        clauses.append(.pattern(step.pattern))
+        parentVar = compiler.variables.named("?\(parent.etype)-\(parent.level)")
+      }
+      let whereValue = node.option("where")
+      if let whereValue, JSValue(whereValue).isTruthy {
+        clauses.append(contentsOf: try compiler.parseWhere(VariableNamer(), node.etype, node.level, whereValue))
+      }
+      let id = try compiler.idPattern(node.etype, node.level)
+      clauses.append(.pattern(id))
+      guard case let .variable(entityVar) = id.e else { throw .error("internal: id pattern without variable") }
+      let bound: Set<Int> = parentVar.map { [$0] } ?? []
+      let planned = Planner.plan(clauses, bound: bound).clauses
+      return CompiledForm(
+        clauses: planned, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
+        parentVar: parentVar)
+    }
+    node.compiled = result
+    return try result.get()
+  }
+
+  /// `resolveObjects`: the matching entities, sorted, deduplicated, windowed by cursors, limited.
+  func resolveObjects(_ node: FormNode, parent: UInt32?, pageInfo: JSON?)
+    throws(QueryFailure) -> ([UInt32], [JSONObject])
+  {
+    let startCursor = JSObjects.get(pageInfo, "start-cursor")
+    let endCursor = JSObjects.get(pageInfo, "end-cursor")
+    if !node.isLeading && !(pageInfo.map { JSValue($0).isTruthy } ?? false && JSValue(startCursor).isTruthy) {
+      return ([], [])
+    }
+    let compiled = try compile(node)
+    let run = DatalogRun(
+      store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
+    if let parentVar = compiled.parentVar, let parent {
+      run.bindings[parentVar] = .key(.sym(parent))
+    }
+    try run.run(compiled.clauses)
+
+    // Order.
+    let order = node.option("order")
+    var direction: JSValue = .string("asc")
+    if let order, JSValue(order).isTruthy {
+      let firstKey = JSObjects.keys(order).first ?? "undefined"
+      let d = JSValue(JSObjects.get(order, firstKey))
+      if d.isTruthy { direction = d }
+    }
+    let ascending = direction.strictEquals(.string("asc"))
+    let descending = direction.strictEquals(.string("desc"))
+    var orderAttr: Attr? = nil
+    if let startCursor, JSValue(startCursor).isTruthy {
+      if let attrId = JSObjects.get(startCursor, "1")?.stringValue { orderAttr = store.attrs[attrId] }
+    } else if let order, JSValue(order).isTruthy {
+      if let label = JSObjects.keys(order).first { orderAttr = store.attrs.forward(node.etype, label) }
+    }
+    let orderByValue = orderAttr.map { $0.forwardIdentity.label != "id" } ?? false
+    let dataType = orderAttr?.checkedDataType
+    let orderAttrSym = orderAttr.flatMap { store.symbols.lookup($0.id) }
+    let isDate = orderAttr?.isDate ?? false
+
+    var keys: [(e: UInt32, v: JSValue)] = []
+    keys.reserveCapacity(run.answers.count)
+    for answer in run.answers {
+      if orderByValue {
+        var v: JSValue = .undefined
+        if let a = orderAttrSym, let first = store.slot(answer.e, a)?.first {
+          v = store.jsValue(store.records[Int(first)].v)
+        }
+        keys.append((answer.e, isDate ? Ordering.comparableDate(v) : v))
+      } else {
+        keys.append((answer.e, answer.t.isNaN ? .undefined : .number(answer.t)))
+      }
+    }
+    var indices = Array(keys.indices)
+    indices.sort { i, j in
+      let c =
+        ascending
+        ? Ordering.compare(uuidKey(keys[i].e), keys[i].v, uuidKey(keys[j].e), keys[j].v, dataType: dataType)
+        : Ordering.compare(uuidKey(keys[j].e), keys[j].v, uuidKey(keys[i].e), keys[i].v, dataType: dataType)
+      return c != 0 ? c < 0 : i < j
+    }
+
+    // Deduplicate, window by cursors (non-leading only), build objects.
+    let attrs = objectAttrs(node)
+    let leading = node.isLeading
+    var seen = Set<UInt32>()
+    var entities: [UInt32] = []
+    var objects: [JSONObject] = []
+    for i in indices {
+      let (e, v) = keys[i]
+      guard !seen.contains(e) else { continue }
+      if !leading, let orderAttr {
+        if let startCursor, JSValue(startCursor).isTruthy {
+          let c = compareToCursor(startCursor, orderAttr, e, v)
+          if descending ? c > 0 : c < 0 { continue }
+        }
+        if let endCursor, JSValue(endCursor).isTruthy {
+          let c = compareToCursor(endCursor, orderAttr, e, v)
+          if descending ? c < 0 : c > 0 { continue }
+        }
+      }
+      seen.insert(e)
+      entities.append(e)
+      objects.append(object(e, attrs))
+    }
+    reorderIntegerLikeIds(&entities, &objects)
+
+    // Limit: `limit || first || last`, applied when not nullish.
+    var limit: JSON? = nil
+    for key in ["limit", "first", "last"] {
+      limit = node.option(key)
+      if JSValue(limit).isTruthy { break }
+    }
+    if let limit, !JSValue(limit).isNullish {
+      let count = JSValue.number(Double(entities.count))
+      if !(count <= JSValue(limit)) {
+        let end = Self.sliceEnd(JSValue(limit), count: entities.count)
+        entities = Array(entities.prefix(end))
+        objects = Array(objects.prefix(end))
+      }
+    }
+    return (entities, objects)
+  }
+
+  /// `Array.prototype.slice(0, end)`'s end index.
+  static func sliceEnd(_ end: JSValue, count: Int) -> Int {
+    let n = end.toNumber
+    if n.isNaN { return 0 }
+    if n == .infinity { return count }
+    if n == -.infinity { return 0 }
+    let i = Int(n.rounded(.towardZero))
+    return i < 0 ? max(count + i, 0) : min(i, count)
+  }
+
+  /// `compareToCursor`: rows compare with the cursor `[e, a, v, t]` by (created-at, id) when the
+  /// cursor's attr is an id attr, otherwise by (value, id).
+  func compareToCursor(_ cursor: JSON, _ orderAttr: Attr, _ e: UInt32, _ v: JSValue) -> Int {
+    let ce = UUIDKey(JSValue(JSObjects.get(cursor, "0")).toJSString)
+    if orderAttr.forwardIdentity.label == "id" {
+      return Ordering.compare(uuidKey(e), v, ce, JSValue(JSObjects.get(cursor, "3")), dataType: nil)
+    }
+    let dataType = orderAttr.checkedDataType
+    var cv = JSValue(JSObjects.get(cursor, "2"))
+    var rv = v
+    if dataType == "date" {
+      rv = Ordering.comparableDate(rv)
+      cv = Ordering.comparableDate(cv)
+    }
+    return Ordering.compare(uuidKey(e), rv, ce, cv, dataType: dataType)
+  }
+
+  /// JavaScript objects list integer-like keys first, ascending; ids like "1" and "2" move there.
+  func reorderIntegerLikeIds(_ entities: inout [UInt32], _ objects: inout [JSONObject]) {
+    var integerLike: [(UInt32, Int)] = []
+    for (i, e) in entities.enumerated() {
+      if let n = JSObjects.arrayIndex(store.symbols[e]) { integerLike.append((n, i)) }
+    }
+    guard !integerLike.isEmpty else { return }
+    let first = integerLike.sorted { $0.0 < $1.0 }.map(\.1)
+    let firstSet = Set(first)
+    let order = first + entities.indices.filter { !firstSet.contains($0) }
+    entities = order.map { entities[$0] }
+    objects = order.map { objects[$0] }
+  }
+
+  /// The blob attrs an entity object shows: `fields` (blob labels only, plus `id`) or all.
+  func objectAttrs(_ node: FormNode) -> [(String, UInt32)] {
+    var chosen: [(String, Attr)] = []
+    if case let .array(fields)? = node.option("fields") {
+      var labels: [String: Int] = [:]
+      for field in fields {
+        guard case let .string(name) = field, let attr = store.attrs.forward(node.etype, name), attr.isBlob else {
+          continue
+        }
+        let label = attr.forwardIdentity.label
+        if let i = labels[label] { chosen[i] = (label, attr) } else {
+          labels[label] = chosen.count
+          chosen.append((label, attr))
+        }
+      }
+      if labels["id"] == nil, let idAttr = store.attrs.forward(node.etype, "id") {
+        chosen.append((idAttr.forwardIdentity.label, idAttr))
+      }
+    } else if let blobs = store.attrs.blobAttrs(node.etype) {
+      chosen = blobs.map { ($0.key, $0.value) }
+    }
+    return chosen.compactMap { label, attr in store.symbols.lookup(attr.id).map { (label, $0) } }
+  }
+
+  /// `getAsObject`: each selected attr's value (the last one when there are several).
+  func object(_ e: UInt32, _ attrs: [(String, UInt32)]) -> JSONObject {
+    var o = JSONObject(minimumCapacity: attrs.count)
+    guard let slots = store.entitySlots(e) else { return o }
+    for (label, a) in attrs {
+      for slot in slots where slot.attr == a {
+        if let r = slot.triples.last { o[label] = store.json(store.records[Int(r)].v) }
+        break
+      }
+    }
+    return o
+  }
+}

@@ -1,0 +1,80 @@
+/// Matches SQL LIKE patterns the way the reference client's regex does: over UTF-16 code units,
+/// `%` any run (newlines included), `_` exactly one unit, everything else literal, anchored at
+/// both ends. Case-insensitive matching uses JavaScript's non-Unicode `i` canonicalisation
+/// (upper-casing single code units).
+struct LikeMatcher: Sendable {
+  enum Token: Sendable, Equatable {
+    case unit(UInt16)
+    case any
+    case run
+  }
+
+  let tokens: [Token]
+  let caseSensitive: Bool
+
+  init(pattern: String, caseSensitive: Bool) {
+    self.caseSensitive = caseSensitive
+    var tokens: [Token] = []
+    for unit in pattern.utf16 {
+      switch unit {
+      case 0x25:
+        if tokens.last != .run { tokens.append(.run) }
+      case 0x5F: tokens.append(.any)
+      default: tokens.append(.unit(caseSensitive ? unit : LikeMatcher.canonicalize(unit)))
+      }
+    }
+    self.tokens = tokens
+  }
+
+  func matches(_ s: String) -> Bool {
+    var units = Array(s.utf16)
+    if !caseSensitive { units = units.map(LikeMatcher.canonicalize) }
+    // Greedy match with backtracking to the last run.
+    var p = 0
+    var i = 0
+    var starP = -1
+    var starI = 0
+    while i < units.count {
+      if p < tokens.count {
+        switch tokens[p] {
+        case .run:
+          starP = p
+          starI = i
+          p += 1
+          continue
+        case .any:
+          p += 1
+          i += 1
+          continue
+        case let .unit(u) where u == units[i]:
+          p += 1
+          i += 1
+          continue
+        default: break
+        }
+      }
+      if starP >= 0 {
+        p = starP + 1
+        starI += 1
+        i = starI
+        continue
+      }
+      return false
+    }
+    while p < tokens.count, tokens[p] == .run { p += 1 }
+    return p == tokens.count
+  }
+
+  static func canonicalize(_ unit: UInt16) -> UInt16 {
+    if unit < 128 {
+      if unit >= 0x61 && unit <= 0x7A { return unit - 32 }
+      return unit
+    }
+    if (0xD800...0xDFFF).contains(unit) { return unit }
+    guard let scalar = Unicode.Scalar(UInt32(unit)) else { return unit }
+    let upper = Array(String(Character(scalar)).uppercased().utf16)
+    guard upper.count == 1 else { return unit }
+    if upper[0] < 128 { return unit }
+    return upper[0]
+  }
+}

@@ -1,2 +1,0 @@
-/// InstantCore: InstantDB's data engine in Swift (JSON, attrs, triple store, InstaQL, InstaML).
-public enum InstantCore {}

@@ -1,0 +1,246 @@
+/// InstantDB's triple store: every triple indexed three ways, as the reference client does.
+///
+/// - `eav`: entity → attr → values (every triple), in insertion order;
+/// - `aev`: attr → value → entities (every triple). The reference keys this index attr → entity →
+///   value; keying it by value answers the same questions (all triples of an attr, whether an
+///   entity has an attr) and also finds an attr's entities by value in O(1), which `where`
+///   equality and lookup refs need;
+/// - `vae`: target → ref attr → sources (ref triples only), with the reference's stale entries:
+///   replacing a cardinality-one ref or deleting the source entity leaves the old entry behind,
+///   and reverse `$isNull` sees it, exactly as in the JavaScript client.
+///
+/// An emptied value set stays present (as a JavaScript `Map` emptied by `delete` does), which
+/// `$isNull` can observe. The store is a value type: copies share storage until written.
+public struct TripleStore: Sendable {
+  public internal(set) var attrs: AttrStore
+  /// Whether child links the schema marks as has-one come back as one object instead of an array.
+  public var cardinalityInference: Bool
+
+  var symbols = SymbolTable()
+  var objects: [JSON] = []
+  var records: ContiguousArray<TripleRecord> = []
+  var freeRecords: [UInt32] = []
+  /// Indexed by entity symbol; `nil` where the symbol is not an entity.
+  var eav: [[AttrSlot]?] = []
+  var aev: [UInt32: [ValueKey: IndexList]] = [:]
+  var vae: [UInt32: [ReverseSlot]] = [:]
+  /// The latest creation time in the store; new triples are created after it.
+  var maxTime: Double = -.infinity
+  /// The number of live triples.
+  public private(set) var count = 0
+
+  /// Builds a store from triples, as `createStore` does: triples whose attr is unknown are dropped,
+  /// and a repeated (entity, attr, value) keeps its first position with the later time.
+  public init(attrs: AttrStore, triples: some Sequence<Triple> = [], cardinalityInference: Bool = false) {
+    self.attrs = attrs
+    self.cardinalityInference = cardinalityInference
+    for triple in triples { index(triple) }
+  }
+
+  /// Reads wire triples (`[e, a, v]` or `[e, a, v, t]`); rows that are not triples are refused.
+  public init(attrs: AttrStore, tripleRows: [JSON], cardinalityInference: Bool = false) throws(StoreError) {
+    self.init(attrs: attrs, cardinalityInference: cardinalityInference)
+    symbols.reserve(tripleRows.count)
+    records.reserveCapacity(tripleRows.count)
+    for (i, row) in tripleRows.enumerated() {
+      guard let triple = Triple(json: row) else {
+        throw StoreError("triple \(i) is not [entity-id, attr-id, value, created-at?]: \(row)")
+      }
+      index(triple)
+    }
+  }
+
+  // MARK: Reading
+
+  /// Every live triple, entity by entity, each entity's attrs and values in insertion order.
+  public var triples: [Triple] {
+    var out: [Triple] = []
+    out.reserveCapacity(count)
+    for slots in eav {
+      guard let slots else { continue }
+      for slot in slots { slot.triples.forEach { out.append(triple(at: $0)) } }
+    }
+    return out
+  }
+
+  /// The triples of one entity.
+  public func triples(of entity: String) -> [Triple] {
+    guard let e = symbols.lookup(entity), let slots = entitySlots(e) else { return [] }
+    var out: [Triple] = []
+    for slot in slots { slot.triples.forEach { out.append(triple(at: $0)) } }
+    return out
+  }
+
+  /// The values entity `entity` has for attr `attr`, in insertion order.
+  public func values(of entity: String, attr: String) -> [JSON] {
+    guard let e = symbols.lookup(entity), let a = symbols.lookup(attr), let list = slot(e, a) else { return [] }
+    return list.array.map { json(records[Int($0)].v) }
+  }
+
+  /// Whether `entity` has any triple of the `etype` namespace's id attr (it is "in" that namespace).
+  public func hasEntity(_ entity: String, etype: String) -> Bool {
+    guard let idAttr = attrs.primaryKey(etype), let e = symbols.lookup(entity), let a = symbols.lookup(idAttr.id)
+    else { return false }
+    return slot(e, a) != nil
+  }
+
+  func triple(at index: UInt32) -> Triple {
+    let r = records[Int(index)]
+    return Triple(symbols[r.e], symbols[r.a], json(r.v), r.t.isNaN ? nil : r.t)
+  }
+
+  func json(_ key: ValueKey) -> JSON {
+    switch key {
+    case .null: return .null
+    case let .bool(b): return .bool(b)
+    case let .number(n): return .number(n)
+    case let .sym(s): return .string(symbols[s])
+    case let .obj(o): return objects[Int(o)]
+    }
+  }
+
+  func entitySlots(_ e: UInt32) -> [AttrSlot]? {
+    Int(e) < eav.count ? eav[Int(e)] : nil
+  }
+
+  /// The (entity, attr) value list; `.empty` when present but emptied, `nil` when absent.
+  func slot(_ e: UInt32, _ a: UInt32) -> IndexList? {
+    guard let slots = entitySlots(e) else { return nil }
+    for slot in slots where slot.attr == a { return slot.triples }
+    return nil
+  }
+
+  /// The record of (e, a, v), if present.
+  func record(_ e: UInt32, _ a: UInt32, _ v: ValueKey) -> UInt32? {
+    guard let list = slot(e, a) else { return nil }
+    switch list {
+    case .empty: return nil
+    case let .one(i): return records[Int(i)].v == v ? i : nil
+    case let .many(all): return all.first { records[Int($0)].v == v }
+    }
+  }
+
+  /// The key a query or step value maps to; `nil` when no stored value can equal it.
+  func existingKey(_ value: JSON) -> ValueKey? {
+    switch value {
+    case .null: return .null
+    case let .bool(b): return .bool(b)
+    case let .number(n): return .number(normalizing: n)
+    case let .string(s): return symbols.lookup(s).map(ValueKey.sym)
+    case .array, .object: return nil
+    }
+  }
+
+  mutating func key(for value: JSON) -> ValueKey {
+    switch value {
+    case .null: return .null
+    case let .bool(b): return .bool(b)
+    case let .number(n): return .number(normalizing: n)
+    case let .string(s): return .sym(symbols.intern(s))
+    case .array, .object:
+      objects.append(value)
+      return .obj(UInt32(objects.count - 1))
+    }
+  }
+
+  // MARK: Writing (index level)
+
+  /// Adds a triple the way `createStore` indexes one: no cardinality rules; an existing
+  /// (e, a, v) takes the new time in place.
+  @discardableResult
+  mutating func index(_ triple: Triple) -> Bool {
+    guard let attr = attrs[triple.attr] else { return false }
+    let e = symbols.intern(triple.entity)
+    let a = symbols.intern(triple.attr)
+    let v = key(for: triple.value)
+    let t = triple.createdAt ?? .nan
+    if let existing = record(e, a, v) {
+      records[Int(existing)].t = t
+      noteTime(t)
+      return true
+    }
+    let r = newRecord(TripleRecord(e: e, a: a, v: v, t: t))
+    appendToSlot(e, a, r)
+    aev[a, default: [:]][v, default: .empty].append(r)
+    if attr.isRef, let target = v.sym { addReverse(target, a, e) }
+    return true
+  }
+
+  mutating func noteTime(_ t: Double) {
+    if t > maxTime { maxTime = t }
+  }
+
+  mutating func newRecord(_ record: TripleRecord) -> UInt32 {
+    noteTime(record.t)
+    count += 1
+    if let free = freeRecords.popLast() {
+      records[Int(free)] = record
+      return free
+    }
+    records.append(record)
+    return UInt32(records.count - 1)
+  }
+
+  mutating func freeRecord(_ r: UInt32) {
+    records[Int(r)].e = TripleRecord.deadEntity
+    freeRecords.append(r)
+    count -= 1
+  }
+
+  mutating func ensureEntity(_ e: UInt32) {
+    if Int(e) >= eav.count {
+      eav.append(contentsOf: repeatElement(nil, count: max(Int(e) + 1 - eav.count, eav.count / 2)))
+    }
+    if eav[Int(e)] == nil { eav[Int(e)] = [] }
+  }
+
+  mutating func appendToSlot(_ e: UInt32, _ a: UInt32, _ r: UInt32) {
+    ensureEntity(e)
+    let i = Int(e)
+    if let j = eav[i]!.firstIndex(where: { $0.attr == a }) {
+      eav[i]![j].triples.append(r)
+    } else {
+      eav[i]!.append(AttrSlot(attr: a, triples: .one(r)))
+    }
+  }
+
+  mutating func addReverse(_ target: UInt32, _ a: UInt32, _ source: UInt32) {
+    var slots = vae.removeValue(forKey: target) ?? []
+    if let j = slots.firstIndex(where: { $0.attr == a }) {
+      if !slots[j].sources.contains(source) { slots[j].sources.append(source) }
+    } else {
+      slots.append(ReverseSlot(attr: a, sources: .one(source)))
+    }
+    vae[target] = slots
+  }
+
+  /// Removes `source` from `vae[target][a]`, leaving an emptied slot present.
+  mutating func removeReverse(_ target: UInt32, _ a: UInt32, _ source: UInt32) {
+    guard var slots = vae.removeValue(forKey: target) else { return }
+    if let j = slots.firstIndex(where: { $0.attr == a }) { slots[j].sources.remove(source) }
+    vae[target] = slots
+  }
+
+  /// Removes record `r` from the aev index.
+  mutating func unindexValue(_ r: UInt32) {
+    let rec = records[Int(r)]
+    aev[rec.a]?[rec.v]?.remove(r)
+    if aev[rec.a]?[rec.v]?.isEmpty == true { aev[rec.a]?[rec.v] = nil }
+  }
+
+  /// Rebuilds every index from the live triples (after an attr is updated or deleted), which
+  /// also clears stale reverse entries and emptied slots, as the reference does.
+  mutating func rebuild(keeping keep: (Triple) -> Bool = { _ in true }) {
+    let all = triples.filter(keep)
+    let attrs = self.attrs
+    let inference = cardinalityInference
+    self = TripleStore(attrs: attrs, cardinalityInference: inference)
+    for t in all { index(t) }
+  }
+}
+
+/// A store operation that cannot be carried out, with the reason.
+public struct StoreError: Error, CustomStringConvertible, Equatable, Sendable {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}

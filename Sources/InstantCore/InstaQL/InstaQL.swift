@@ -104,7 +104,10 @@ enum ChildLink {
 
 /// A form's where clauses, compiled and planned.
 struct CompiledForm {
+  /// Planned for evaluation.
   var clauses: [Clause]
+  /// As written, for ``ReferenceOrderRun``.
+  var written: [Clause]
   var variableCount: Int
   var entityVar: Int
   var timeVar: Int
@@ -204,7 +207,7 @@ final class QueryRun {
       let bound: Set<Int> = parentVar.map { [$0] } ?? []
       let planned = Planner.plan(clauses, bound: bound).clauses
       return CompiledForm(
-        clauses: planned, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
+        clauses: planned, written: clauses, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
         parentVar: parentVar)
     }
     node.compiled = result
@@ -249,26 +252,41 @@ final class QueryRun {
     let orderAttrSym = orderAttr.flatMap { store.symbols.lookup($0.id) }
     let isDate = orderAttr?.isDate ?? false
 
-    var keys: [(e: UInt32, v: JSValue)] = []
-    keys.reserveCapacity(run.answers.count)
-    for answer in run.answers {
-      if orderByValue {
-        var v: JSValue = .undefined
-        if let a = orderAttrSym, let first = store.slot(answer.e, a)?.first {
-          v = store.jsValue(store.records[Int(first)].v)
-        }
-        keys.append((answer.e, isDate ? Ordering.comparableDate(v) : v))
-      } else {
-        keys.append((answer.e, answer.t.isNaN ? .undefined : .number(answer.t)))
+    func sortKey(_ e: UInt32, _ t: Double) -> (e: UInt32, v: JSValue) {
+      guard orderByValue else { return (e, t.isNaN ? .undefined : .number(t)) }
+      var v: JSValue = .undefined
+      if let a = orderAttrSym, let first = store.slot(e, a)?.first {
+        v = store.jsValue(store.records[Int(first)].v)
       }
+      return (e, isDate ? Ordering.comparableDate(v) : v)
     }
-    var indices = Array(keys.indices)
-    indices.sort { i, j in
-      let c =
-        ascending
-        ? Ordering.compare(uuidKey(keys[i].e), keys[i].v, uuidKey(keys[j].e), keys[j].v, dataType: dataType)
-        : Ordering.compare(uuidKey(keys[j].e), keys[j].v, uuidKey(keys[i].e), keys[i].v, dataType: dataType)
-      return c != 0 ? c < 0 : i < j
+    var keys = run.answers.map { sortKey($0.e, $0.t) }
+    func compareKeys(_ x: (e: UInt32, v: JSValue), _ y: (e: UInt32, v: JSValue)) -> Int {
+      ascending
+        ? Ordering.compare(uuidKey(x.e), x.v, uuidKey(y.e), y.v, dataType: dataType)
+        : Ordering.compare(uuidKey(y.e), y.v, uuidKey(x.e), x.v, dataType: dataType)
+    }
+    if needsReferenceOrder(keys, dataType: dataType) {
+      // JavaScript's comparator is inconsistent over these values, so V8's answer depends on its
+      // input order and algorithm: reproduce both.
+      let reference = ReferenceOrderRun(store: store, variableCount: compiled.variableCount)
+      var initial = [Bound](repeating: .unbound, count: compiled.variableCount)
+      if let parentVar = compiled.parentVar, let parent { initial[parentVar] = .key(.sym(parent)) }
+      let contexts = try reference.run(compiled.written, initial: initial)
+      let answers = contexts.compactMap { context -> (e: UInt32, t: Double)? in
+        guard case let .key(.sym(e)) = context[compiled.entityVar] else { return nil }
+        if case let .time(t) = context[compiled.timeVar] { return (e, t) }
+        return (e, .nan)
+      }
+      keys = answers.map { sortKey($0.e, $0.t) }
+      keys = V8Sort.sort(keys, by: compareKeys)
+    } else {
+      var indices = Array(keys.indices)
+      indices.sort { i, j in
+        let c = compareKeys(keys[i], keys[j])
+        return c != 0 ? c < 0 : i < j
+      }
+      keys = indices.map { keys[$0] }
     }
 
     // Deduplicate, window by cursors (non-leading only), build objects.
@@ -277,8 +295,7 @@ final class QueryRun {
     var seen = Set<UInt32>()
     var entities: [UInt32] = []
     var objects: [JSONObject] = []
-    for i in indices {
-      let (e, v) = keys[i]
+    for (e, v) in keys {
       guard !seen.contains(e) else { continue }
       if !leading, let orderAttr {
         if let startCursor, JSValue(startCursor).isTruthy {
@@ -311,6 +328,37 @@ final class QueryRun {
       }
     }
     return (entities, objects)
+  }
+
+  /// Whether JavaScript's comparator could be inconsistent over these sort keys (mixed strings and
+  /// non-strings, objects, NaN) or tie distinct entities (ids that are not UUIDs).
+  func needsReferenceOrder(_ keys: [(e: UInt32, v: JSValue)], dataType: String?) -> Bool {
+    var sawString = false
+    var sawOther = false
+    for (e, v) in keys {
+      switch v {
+      case .undefined, .null: break
+      case .string: sawString = true
+      case let .number(n): if n.isNaN { return true } else { sawOther = true }
+      case .bool: sawOther = true
+      case .object: if dataType != "string" { return true }
+      }
+      if !Self.isUUID(store.symbols[e]) { return true }
+    }
+    return sawString && sawOther && dataType != "string"
+  }
+
+  static func isUUID(_ s: String) -> Bool {
+    var count = 0
+    for (i, u) in s.utf8.enumerated() {
+      count += 1
+      if i == 8 || i == 13 || i == 18 || i == 23 {
+        if u != 0x2D { return false }
+      } else if !((u >= 0x30 && u <= 0x39) || (u >= 0x61 && u <= 0x66) || (u >= 0x41 && u <= 0x46)) {
+        return false
+      }
+    }
+    return count == 36
   }
 
   /// `Array.prototype.slice(0, end)`'s end index.

@@ -45,6 +45,9 @@ struct TripleRecord: Sendable {
 /// One attr's values on one entity.
 struct AttrSlot: Sendable {
   var attr: UInt32
+  /// When this (entity, attr) pair first got a value: the position of the entity in the
+  /// reference's `aev[attr]` map, which decides the order of attr scans.
+  var seq: UInt32
   var triples: IndexList
 }
 

@@ -170,7 +170,8 @@ extension TripleStore {
     if let j = eav[i]!.firstIndex(where: { $0.attr == a }) {
       eav[i]![j].triples = .one(r)
     } else {
-      eav[i]!.append(AttrSlot(attr: a, triples: .one(r)))
+      let seq = takeSeq()
+      eav[i]!.append(AttrSlot(attr: a, seq: seq, triples: .one(r)))
     }
     aev[a, default: [:]][record.v, default: .empty].append(r)
   }

@@ -24,6 +24,10 @@ public struct TripleStore: Sendable {
   var eav: [[AttrSlot]?] = []
   var aev: [UInt32: [ValueKey: IndexList]] = [:]
   var vae: [UInt32: [ReverseSlot]] = [:]
+  /// Insertion counter for slots and entities (JavaScript `Map` order).
+  var nextSeq: UInt32 = 0
+  /// For each entity symbol, when it entered `eav` (its position in the reference's map).
+  var entitySeq: [UInt32] = []
   /// The latest creation time in the store; new triples are created after it.
   var maxTime: Double = -.infinity
   /// The number of live triples.
@@ -56,11 +60,17 @@ public struct TripleStore: Sendable {
   public var triples: [Triple] {
     var out: [Triple] = []
     out.reserveCapacity(count)
-    for slots in eav {
-      guard let slots else { continue }
-      for slot in slots { slot.triples.forEach { out.append(triple(at: $0)) } }
+    for e in entitiesInOrder {
+      for slot in eav[Int(e)]! { slot.triples.forEach { out.append(triple(at: $0)) } }
     }
     return out
+  }
+
+  /// Every entity with triples, in the order it entered the store.
+  var entitiesInOrder: [UInt32] {
+    var list: [UInt32] = []
+    for (e, slots) in eav.enumerated() where slots != nil { list.append(UInt32(e)) }
+    return list.sorted { entitySeq[Int($0)] < entitySeq[Int($1)] }
   }
 
   /// The triples of one entity.
@@ -189,9 +199,19 @@ public struct TripleStore: Sendable {
 
   mutating func ensureEntity(_ e: UInt32) {
     if Int(e) >= eav.count {
-      eav.append(contentsOf: repeatElement(nil, count: max(Int(e) + 1 - eav.count, eav.count / 2)))
+      let grow = max(Int(e) + 1 - eav.count, eav.count / 2)
+      eav.append(contentsOf: repeatElement(nil, count: grow))
+      entitySeq.append(contentsOf: repeatElement(0, count: grow))
     }
-    if eav[Int(e)] == nil { eav[Int(e)] = [] }
+    if eav[Int(e)] == nil {
+      eav[Int(e)] = []
+      entitySeq[Int(e)] = takeSeq()
+    }
+  }
+
+  mutating func takeSeq() -> UInt32 {
+    nextSeq &+= 1
+    return nextSeq
   }
 
   mutating func appendToSlot(_ e: UInt32, _ a: UInt32, _ r: UInt32) {
@@ -200,7 +220,8 @@ public struct TripleStore: Sendable {
     if let j = eav[i]!.firstIndex(where: { $0.attr == a }) {
       eav[i]![j].triples.append(r)
     } else {
-      eav[i]!.append(AttrSlot(attr: a, triples: .one(r)))
+      let seq = takeSeq()
+      eav[i]!.append(AttrSlot(attr: a, seq: seq, triples: .one(r)))
     }
   }
 

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import InstantCore
+
+/// `instant-query --batch` end to end: the built executable, fed on standard input.
+@Suite("instant-query --batch", .fixturesAvailable) struct InstantQueryBatchTests {
+  /// The package root (where `../shared/fixtures/instaql` resolves).
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The `instant-query` binary beside the test bundle (SwiftPM builds both into the same directory).
+  static func executable() throws -> URL {
+    var candidates: [URL] = []
+    let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    var dir = argv0.deletingLastPathComponent()
+    for _ in 0..<4 {
+      candidates.append(dir.appendingPathComponent("instant-query"))
+      dir = dir.deletingLastPathComponent()
+    }
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent("instant-query"))
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/instant-query"))
+    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    return try #require(found, "instant-query not found; looked at \(candidates.map(\.path))")
+  }
+
+  struct Output {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+  }
+
+  static func run(stdin input: Data) throws -> Output {
+    let process = Process()
+    process.executableURL = try executable()
+    process.arguments = ["--batch"]
+    process.currentDirectoryURL = packageRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["INSTAQL_FIXTURES"] = Fixture.root.path
+    process.environment = environment
+    let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+    process.standardInput = inPipe
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    try process.run()
+    // Read both outputs concurrently with writing, so a full pipe cannot block the child.
+    nonisolated(unsafe) var outData = Data()
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter()
+    DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    inPipe.fileHandleForWriting.write(input)
+    try inPipe.fileHandleForWriting.close()
+    process.waitUntilExit()
+    group.wait()
+    return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  @Test("the 15 samples give their expected results, exit status 0") func samples() throws {
+    let input = try #require(FileManager.default.contents(atPath: ConformanceSampleTests.samplesURL.path))
+    let samples = try #require(JSON.parse(bytes: input).arrayValue)
+    let output = try Self.run(stdin: input)
+    #expect(output.status == 0, "stderr: \(output.stderr)")
+    let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
+    try #require(results.count == samples.count)
+    for (sample, result) in zip(samples, results) {
+      #expect(result == sample["expected"], "sample \(sample["name"]?.stringValue ?? "?")")
+    }
+  }
+
+  @Test("a case that fails is reported in place, exit status 0") func failingCase() throws {
+    let input = #"[{"dataset":"zeneca","query":{"users":{"$":{"where":{"handle":null}}}}},{"dataset":"nowhere-\#(UUID())","query":{}},{"dataset":"zeneca","query":{"moopy":{}}}]"#
+    let output = try Self.run(stdin: Data(input.utf8))
+    #expect(output.status == 0, "stderr: \(output.stderr)")
+    let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
+    #expect(results.count == 3)
+    #expect(results[0]["error"]?.stringValue != nil)
+    #expect(results[1]["error"]?.stringValue != nil)
+    #expect(results[2] == ["data": ["moopy": []]])
+  }
+
+  @Test("malformed standard input: non-zero exit and a message on stderr", arguments: [
+    "[{\"dataset\": ", "not json", "{\"dataset\": \"zeneca\", \"query\": {}}",
+  ])
+  func malformedInput(_ input: String) throws {
+    let output = try Self.run(stdin: Data(input.utf8))
+    #expect(output.status != 0)
+    #expect(!output.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    #expect(output.stdout.isEmpty)
+  }
+}

@@ -1,4 +1,3 @@
-import CustomDump
 import Foundation
 import Testing
 @testable import InstantCore
@@ -65,22 +64,21 @@ extension Trait where Self == ConditionTrait {
 /// (`nil` where the row has no such member, `JSON.null` where it is stored as null).
 func expectFixture(
   _ fixture: Fixture, _ query: String, field: String, transactions: String? = nil, pageInfo: String? = nil,
-  _ expected: [JSON?], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  _ expected: [JSON?], sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let store = try fixture.store(transactions: transactions)
   let result = try store.query(JSON.parse(query), pageInfo: pageInfo.map { try JSON.parse($0) })
   let namespaces = try #require(result.data.objectValue)
   let rows = try #require(namespaces.values.first?.arrayValue)
-  expectNoDifference(rows.map { $0[field] }, expected, fileID: fileID, filePath: filePath, line: line, column: column)
+  expectEqual(rows.map { $0[field] }, expected, sourceLocation: sourceLocation)
 }
 
 /// Runs `query` on a fixture and expects the whole result (`{"data": …, "pageInfo"?: …}`).
 func expectFixtureResult(
   _ fixture: Fixture, _ query: String, transactions: String? = nil, pageInfo: String? = nil, _ expected: String,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let store = try fixture.store(transactions: transactions)
   let result = try store.query(JSON.parse(query), pageInfo: pageInfo.map { try JSON.parse($0) })
-  expectNoDifference(result.json, try JSON.parse(expected), fileID: fileID, filePath: filePath, line: line, column: column)
+  expectEqual(result.json, try JSON.parse(expected), sourceLocation: sourceLocation)
 }

@@ -1,4 +1,3 @@
-import CustomDump
 import Testing
 @testable import InstantCore
 
@@ -62,33 +61,29 @@ private func run(
 /// Runs `query` on ``TestData`` (or `store`) and expects the listed entities, in this order.
 func expectLabels(
   _ query: String, _ expected: [String], pageInfo: String? = nil, cardinalityInference: Bool = false,
-  linkIndex: String? = nil, store: TripleStore? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  linkIndex: String? = nil, store: TripleStore? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let result = try run(
     query, pageInfo: pageInfo, cardinalityInference: cardinalityInference, linkIndex: linkIndex, store: store)
-  expectNoDifference(try TestData.resultLabels(result), expected, fileID: fileID,
-    filePath: filePath, line: line, column: column)
+  expectEqual(try TestData.resultLabels(result), expected, sourceLocation: sourceLocation)
 }
 
 /// Runs `query` and expects the whole result JSON (`{"data": …, "pageInfo"?: …}`), ids relabelled.
 func expectResult(
   _ query: String, pageInfo: String? = nil, cardinalityInference: Bool = false, linkIndex: String? = nil,
-  store: TripleStore? = nil, _ expected: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  store: TripleStore? = nil, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let result = try run(
     query, pageInfo: pageInfo, cardinalityInference: cardinalityInference, linkIndex: linkIndex, store: store)
-  expectNoDifference(TestData.relabel(result.json), try JSON.parse(expected), fileID: fileID,
-    filePath: filePath, line: line, column: column)
+  expectEqual(TestData.relabel(result.json), try JSON.parse(expected), sourceLocation: sourceLocation)
 }
 
 /// Expects the query to be refused with an ``InstaQLError``.
 func expectQueryError(
   _ query: String, pageInfo: String? = nil, store: TripleStore? = nil,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let q = try TestData.json(query)
   let store = try store ?? TestData.store()
-  let location = SourceLocation(
-    fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
-  #expect(throws: InstaQLError.self, sourceLocation: location) { try store.query(q) }
+  #expect(throws: InstaQLError.self, sourceLocation: sourceLocation) { try store.query(q) }
 }

@@ -89,4 +89,26 @@ import Testing
     #expect(!output.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     #expect(output.stdout.isEmpty)
   }
+
+  /// A has-one link with `on-delete-reverse: cascade` pointing at its own entity. The reference
+  /// recurses until JavaScript's stack overflows and `transact` throws "Maximum call stack size
+  /// exceeded"; the case result is that error. Run out of process, because the Swift engine (debug
+  /// build) overflows the native stack and crashes before its own depth guard (2 000) throws.
+  @Test("a cascade cycle is a case error, not a crash") func cascadeCycle() throws {
+    let input = #"""
+      [{"attrs": [{"id": "x-id", "forward-identity": ["f1", "x", "id"], "value-type": "blob", "cardinality": "one"},
+                  {"id": "x-next", "forward-identity": ["f2", "x", "next"], "reverse-identity": ["r2", "x", "prev"],
+                   "value-type": "ref", "cardinality": "one", "on-delete-reverse": "cascade"}],
+        "triples": [["00000000-0000-4000-8000-000000000001", "x-id", "00000000-0000-4000-8000-000000000001"],
+                    ["00000000-0000-4000-8000-000000000001", "x-next", "00000000-0000-4000-8000-000000000001"]],
+        "transactions": [[["delete-entity", "00000000-0000-4000-8000-000000000001", "x"]]],
+        "query": {"x": {}}}]
+      """#
+    let output = try Self.run(stdin: Data(input.utf8))
+    withKnownIssue("delete-entity cascade cycle overflows the stack (SIGSEGV) instead of throwing") {
+      #expect(output.status == 0)
+      let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
+      #expect(results == [["error": "Maximum call stack size exceeded"]])
+    }
+  }
 }

@@ -40,6 +40,10 @@ import InstantCore
   [[["add-triple","99999999-0000-4000-8000-0000000000f1","1fcc2b72-02be-405b-918c-8e441f75dcab","99999999-0000-4000-8000-0000000000f1"],["add-triple","99999999-0000-4000-8000-0000000000f1","820a827c-5ddf-4452-8263-dac7e6a53e56","Lonely shelf"]]]
   """#
 
+  static let transactions10 = #"""
+  [[["add-attr",{"id":"00000000-0000-4000-8000-0000000f4241","forward-identity":["00000000-0000-4000-8000-0000000f4242","not_users","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false,"isUnsynced":true}],["add-attr",{"id":"00000000-0000-4000-8000-0000000f4243","forward-identity":["00000000-0000-4000-8000-0000000f4244","not_users","email"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"isUnsynced":true}],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4241","a55a5231-5c4d-4033-b859-7790c45c22d5"],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4243","this-should-not-change-users-stopa@gmail.com"]]]
+  """#
+
   @Test("22. forward association") func getAssociation() throws {
     try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"fields":["name"]}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Nonfiction","id":"8164fb78-6fa3-4aab-8b92-80e706bae93a"},{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d"}]}]}}"#)
   }
@@ -186,5 +190,21 @@ import InstantCore
 
   @Test("53. fields [] keeps id") func fieldsEmpty() throws {
     try expectFixtureResult(.zeneca, #"{"users":{"$":{"fields":[]}}}"#, #"{"data":{"users":[{"id":"ce942051-2d74-404a-9c7d-4aa3f2d54ae4"},{"id":"ad45e100-777a-4de8-8978-aa13200a4824"},{"id":"a55a5231-5c4d-4033-b859-7790c45c22d5"},{"id":"0f3d67fc-8b37-4b03-ac47-29fec4edc4f7"}]}}"#)
+  }
+
+  @Test("33. users by bookshelves.id") func forwardRefById() throws {
+    try expectFixture(.zeneca, #"{"users":{"$":{"where":{"bookshelves.id":"64aeeec9-5dea-4937-88f9-08fd96d39a99"}}}}"#, field: "handle", ["stopa"])
+  }
+
+  @Test("33. users by the bare bookshelves label") func forwardRefByLink() throws {
+    try expectFixture(.zeneca, #"{"users":{"$":{"where":{"bookshelves":"64aeeec9-5dea-4937-88f9-08fd96d39a99"}}}}"#, field: "handle", ["stopa"])
+  }
+
+  @Test("35. writing not_users on stopa's uuid leaves users untouched") func objectsCreatedByEtype() throws {
+    try expectFixture(.zeneca, #"{"users":{"$":{"where":{"handle":"stopa"}}}}"#, field: "email", transactions: Self.transactions10, ["stopa@instantdb.com"])
+  }
+
+  @Test("35. the not_users entity has only its own attrs") func objectsCreatedByEtypeOther() throws {
+    try expectFixtureResult(.zeneca, #"{"not_users":{}}"#, transactions: Self.transactions10, #"{"data":{"not_users":[{"id":"a55a5231-5c4d-4033-b859-7790c45c22d5","email":"this-should-not-change-users-stopa@gmail.com"}]}}"#)
   }
 }

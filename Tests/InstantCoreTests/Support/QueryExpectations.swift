@@ -51,30 +51,34 @@ extension TestData {
 }
 
 private func run(
-  _ query: String, pageInfo: String?, cardinalityInference: Bool, linkIndex: String?, store: TripleStore?
+  _ query: String, transactions: String?, pageInfo: String?, cardinalityInference: Bool, linkIndex: String?,
+  store: TripleStore?
 ) throws -> InstaQLResult {
   let linkIndexJSON = try linkIndex.map { try JSON.parse($0) }
-  let store = try store ?? TestData.store(cardinalityInference: cardinalityInference, linkIndex: linkIndexJSON)
+  var store = try store ?? TestData.store(cardinalityInference: cardinalityInference, linkIndex: linkIndexJSON)
+  if let transactions {
+    for batch in try #require(TestData.json(transactions).arrayValue) { try store.transact(#require(batch.arrayValue)) }
+  }
   return try store.query(TestData.json(query), pageInfo: pageInfo.map { try TestData.json($0) })
 }
 
 /// Runs `query` on ``TestData`` (or `store`) and expects the listed entities, in this order.
 func expectLabels(
-  _ query: String, _ expected: [String], pageInfo: String? = nil, cardinalityInference: Bool = false,
+  _ query: String, _ expected: [String], transactions: String? = nil, pageInfo: String? = nil, cardinalityInference: Bool = false,
   linkIndex: String? = nil, store: TripleStore? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let result = try run(
-    query, pageInfo: pageInfo, cardinalityInference: cardinalityInference, linkIndex: linkIndex, store: store)
+    query, transactions: transactions, pageInfo: pageInfo, cardinalityInference: cardinalityInference, linkIndex: linkIndex, store: store)
   expectEqual(try TestData.resultLabels(result), expected, sourceLocation: sourceLocation)
 }
 
 /// Runs `query` and expects the whole result JSON (`{"data": …, "pageInfo"?: …}`), ids relabelled.
 func expectResult(
-  _ query: String, pageInfo: String? = nil, cardinalityInference: Bool = false, linkIndex: String? = nil,
-  store: TripleStore? = nil, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+  _ query: String, transactions: String? = nil, pageInfo: String? = nil, cardinalityInference: Bool = false,
+  linkIndex: String? = nil, store: TripleStore? = nil, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let result = try run(
-    query, pageInfo: pageInfo, cardinalityInference: cardinalityInference, linkIndex: linkIndex, store: store)
+    query, transactions: transactions, pageInfo: pageInfo, cardinalityInference: cardinalityInference, linkIndex: linkIndex, store: store)
   expectEqual(TestData.relabel(result.json), try JSON.parse(expected), sourceLocation: sourceLocation)
 }
 

@@ -110,4 +110,20 @@ import InstantCore
   @Test("a cursor on a string-typed attr uses collation") func stringTypedCursorUsesCollation() throws {
     try expectResult(#"{"items":{"$":{"where":{},"offset":1,"order":{"name":"asc"},"fields":["name"]}}}"#, pageInfo: #"{"items":{"start-cursor":["@i1","items-name","10",1000],"end-cursor":["@i3","items-name","a0",2000]}}"#, #"{"data":{"items":[{"name":"10","id":"i1"},{"name":"2","id":"i2"},{"name":"a0","id":"i3"}]},"pageInfo":{"items":{"startCursor":["i1","items-name","10",1000],"endCursor":["i3","items-name","a0",2000]}}}"#)
   }
+
+  @Test("a blob attr with several values returns the last one") func manyValuedBlobLastWins() throws {
+    try expectResult(#"{"items":{"$":{"where":{"tag":{"$in":["zzz","zzzz"]}},"fields":["tag"]}}}"#, transactions: #"[[["update-attr",{"id":"items-tag","cardinality":"many"}],["add-triple","@i1","items-tag","zzz"],["add-triple","@i4","items-tag","aaa"],["add-triple","@i4","items-tag","zzzz"]]]"#, #"{"data":{"items":[{"tag":"zzz","id":"i1"},{"tag":"zzzz","id":"i4"}]}}"#)
+  }
+
+  @Test("ordering an attr with several values uses the first") func manyValuedBlobOrderUsesFirst() throws {
+    try expectResult(#"{"items":{"$":{"where":{},"order":{"tag":"asc"},"fields":["tag"]}}}"#, transactions: #"[[["update-attr",{"id":"items-tag","cardinality":"many"}],["add-triple","@i1","items-tag","zzz"],["add-triple","@i4","items-tag","aaa"],["add-triple","@i4","items-tag","zzzz"]]]"#, #"{"data":{"items":[{"tag":null,"id":"i6"},{"tag":"Red","id":"i5"},{"tag":"zzzz","id":"i4"},{"tag":"blue","id":"i2"},{"tag":"red","id":"i3"},{"tag":"zzz","id":"i1"}]}}"#)
+  }
+
+  @Test("equality matches any of the values") func manyValuedBlobWhereExistential() throws {
+    try expectResult(#"{"items":{"$":{"where":{"tag":"red"},"fields":["tag"]}}}"#, transactions: #"[[["update-attr",{"id":"items-tag","cardinality":"many"}],["add-triple","@i1","items-tag","zzz"],["add-triple","@i4","items-tag","aaa"],["add-triple","@i4","items-tag","zzzz"]]]"#, #"{"data":{"items":[{"tag":"zzz","id":"i1"},{"tag":"red","id":"i3"}]}}"#)
+  }
+
+  @Test("afterInclusive / beforeInclusive / aggregate are ignored") func inclusiveOptionsIgnored() throws {
+    try expectLabels(#"{"items":{"$":{"where":{},"afterInclusive":true,"beforeInclusive":true,"aggregate":"count","limit":2}}}"#, ["i1", "i3"])
+  }
 }

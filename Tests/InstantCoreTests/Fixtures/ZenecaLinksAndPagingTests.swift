@@ -5,43 +5,115 @@ import InstantCore
 /// expected values are the reference client's own answers (exact order).
 @Suite("zeneca: links, store writes, paging, ordering, fields (instaql.test.ts 22–53)", .fixturesAvailable) struct ZenecaLinksAndPagingTests {
   static let transactions1 = #"""
-  [[["add-triple","99999999-0000-4000-8000-000000000001","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-000000000001",{"mode":"create"}],["add-triple","99999999-0000-4000-8000-000000000001","20b65ea3-faad-4e80-863e-87468ff7792f","e@mail",{"mode":"create"}],["add-triple","99999999-0000-4000-8000-000000000001","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","handle",{"mode":"create"}]],[["add-triple","99999999-0000-4000-8000-000000000001","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-000000000001",{"mode":"update"}],["add-triple","99999999-0000-4000-8000-000000000001","20b65ea3-faad-4e80-863e-87468ff7792f","e@mail 2",{"mode":"update"}],["add-triple","99999999-0000-4000-8000-000000000001","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Full Name",{"mode":"update"}]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-000000000001","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-000000000001",{"mode":"create"}],
+      ["add-triple","99999999-0000-4000-8000-000000000001","20b65ea3-faad-4e80-863e-87468ff7792f","e@mail",{"mode":"create"}],
+      ["add-triple","99999999-0000-4000-8000-000000000001","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","handle",{"mode":"create"}]
+    ],
+    [
+      ["add-triple","99999999-0000-4000-8000-000000000001","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-000000000001",{"mode":"update"}],
+      ["add-triple","99999999-0000-4000-8000-000000000001","20b65ea3-faad-4e80-863e-87468ff7792f","e@mail 2",{"mode":"update"}],
+      ["add-triple","99999999-0000-4000-8000-000000000001","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Full Name",{"mode":"update"}]
+    ]
+  ]
   """#
 
   static let transactions2 = #"""
-  [[["add-attr",{"id":"aa000000-0000-4000-8000-000000000001","forward-identity":["fa000000-0000-4000-8000-000000000001","users","jsonField"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],["add-attr",{"id":"aa000000-0000-4000-8000-000000000002","forward-identity":["fa000000-0000-4000-8000-000000000002","users","otherJsonField"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","5a4f5a6d-ba83-4bf0-ae78-27a863300224","a55a5231-5c4d-4033-b859-7790c45c22d5"],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","aa000000-0000-4000-8000-000000000001",{"hello":"world"}],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","aa000000-0000-4000-8000-000000000002",{"world":"hello","list":[1,{"a":null}]}]]]
+  [
+    [
+      ["add-attr",{"id":"aa000000-0000-4000-8000-000000000001","forward-identity":["fa000000-0000-4000-8000-000000000001","users","jsonField"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
+      ["add-attr",{"id":"aa000000-0000-4000-8000-000000000002","forward-identity":["fa000000-0000-4000-8000-000000000002","users","otherJsonField"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
+      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","5a4f5a6d-ba83-4bf0-ae78-27a863300224","a55a5231-5c4d-4033-b859-7790c45c22d5"],
+      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","aa000000-0000-4000-8000-000000000001",{"hello":"world"}],
+      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","aa000000-0000-4000-8000-000000000002",{"world":"hello","list":[1,{"a":null}]}]
+    ]
+  ]
   """#
 
   static let transactions3 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"],"2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"],"2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]
+    ]
+  ]
   """#
 
   static let transactions4 = #"""
-  [[["add-triple","99999999-0000-4000-8000-0000000000b0","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000b0"],["add-triple","99999999-0000-4000-8000-0000000000b0","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","bob"],["add-triple","99999999-0000-4000-8000-0000000000b0","20b65ea3-faad-4e80-863e-87468ff7792f","bob@instantdb.com"],["add-triple","99999999-0000-4000-8000-0000000000b0","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","bob"],["add-triple","99999999-0000-4000-8000-0000000000b0","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-0000000000b0","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000b0"],
+      ["add-triple","99999999-0000-4000-8000-0000000000b0","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","bob"],
+      ["add-triple","99999999-0000-4000-8000-0000000000b0","20b65ea3-faad-4e80-863e-87468ff7792f","bob@instantdb.com"],
+      ["add-triple","99999999-0000-4000-8000-0000000000b0","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","bob"],
+      ["add-triple","99999999-0000-4000-8000-0000000000b0","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]
+    ]
+  ]
   """#
 
   static let transactions5 = #"""
-  [[["add-triple","99999999-0000-4000-8000-0000000000c0","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000c0"],["add-triple","99999999-0000-4000-8000-0000000000c0","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","New User"],["add-triple","99999999-0000-4000-8000-0000000000c0","20b65ea3-faad-4e80-863e-87468ff7792f","new@instantdb.com"],["add-triple","99999999-0000-4000-8000-0000000000c0","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","newuser"],["add-triple","99999999-0000-4000-8000-0000000000c0","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-0000000000c0","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000c0"],
+      ["add-triple","99999999-0000-4000-8000-0000000000c0","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","New User"],
+      ["add-triple","99999999-0000-4000-8000-0000000000c0","20b65ea3-faad-4e80-863e-87468ff7792f","new@instantdb.com"],
+      ["add-triple","99999999-0000-4000-8000-0000000000c0","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","newuser"],
+      ["add-triple","99999999-0000-4000-8000-0000000000c0","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]
+    ]
+  ]
   """#
 
   static let transactions6 = #"""
-  [[["add-triple","99999999-0000-4000-8000-0000000000d1","6eebf15a-ed3c-4442-8869-a44a7c85a1be","99999999-0000-4000-8000-0000000000d1"],["add-triple","99999999-0000-4000-8000-0000000000d1","ed11294d-cd7d-4f3d-8918-4806c80b8a43",null],["add-triple","99999999-0000-4000-8000-0000000000d2","6eebf15a-ed3c-4442-8869-a44a7c85a1be","99999999-0000-4000-8000-0000000000d2"],["add-triple","99999999-0000-4000-8000-0000000000d2","d8b6b232-d081-412b-8a5e-1a43c0b2f7fc",20]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-0000000000d1","6eebf15a-ed3c-4442-8869-a44a7c85a1be","99999999-0000-4000-8000-0000000000d1"],
+      ["add-triple","99999999-0000-4000-8000-0000000000d1","ed11294d-cd7d-4f3d-8918-4806c80b8a43",null],
+      ["add-triple","99999999-0000-4000-8000-0000000000d2","6eebf15a-ed3c-4442-8869-a44a7c85a1be","99999999-0000-4000-8000-0000000000d2"],
+      ["add-triple","99999999-0000-4000-8000-0000000000d2","d8b6b232-d081-412b-8a5e-1a43c0b2f7fc",20]
+    ]
+  ]
   """#
 
   static let transactions7 = #"""
-  [[["add-triple","99999999-0000-4000-8000-0000000000e1","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000e1"],["add-triple","99999999-0000-4000-8000-0000000000e1","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","dww"]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-0000000000e1","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000e1"],
+      ["add-triple","99999999-0000-4000-8000-0000000000e1","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","dww"]
+    ]
+  ]
   """#
 
   static let transactions8 = #"""
-  [[["add-triple","99999999-0000-4000-8000-0000000000e1","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000e1"],["add-triple","99999999-0000-4000-8000-0000000000e1","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","dww"]],[["add-triple",["ed11294d-cd7d-4f3d-8918-4806c80b8a43","The Count of Monte Cristo"],"ed11294d-cd7d-4f3d-8918-4806c80b8a43",null]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-0000000000e1","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000e1"],
+      ["add-triple","99999999-0000-4000-8000-0000000000e1","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","dww"]
+    ],
+    [
+      ["add-triple",["ed11294d-cd7d-4f3d-8918-4806c80b8a43","The Count of Monte Cristo"],"ed11294d-cd7d-4f3d-8918-4806c80b8a43",null]
+    ]
+  ]
   """#
 
   static let transactions9 = #"""
-  [[["add-triple","99999999-0000-4000-8000-0000000000f1","1fcc2b72-02be-405b-918c-8e441f75dcab","99999999-0000-4000-8000-0000000000f1"],["add-triple","99999999-0000-4000-8000-0000000000f1","820a827c-5ddf-4452-8263-dac7e6a53e56","Lonely shelf"]]]
+  [
+    [
+      ["add-triple","99999999-0000-4000-8000-0000000000f1","1fcc2b72-02be-405b-918c-8e441f75dcab","99999999-0000-4000-8000-0000000000f1"],
+      ["add-triple","99999999-0000-4000-8000-0000000000f1","820a827c-5ddf-4452-8263-dac7e6a53e56","Lonely shelf"]
+    ]
+  ]
   """#
 
   static let transactions10 = #"""
-  [[["add-attr",{"id":"00000000-0000-4000-8000-0000000f4241","forward-identity":["00000000-0000-4000-8000-0000000f4242","not_users","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false,"isUnsynced":true}],["add-attr",{"id":"00000000-0000-4000-8000-0000000f4243","forward-identity":["00000000-0000-4000-8000-0000000f4244","not_users","email"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"isUnsynced":true}],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4241","a55a5231-5c4d-4033-b859-7790c45c22d5"],["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4243","this-should-not-change-users-stopa@gmail.com"]]]
+  [
+    [
+      ["add-attr",{"id":"00000000-0000-4000-8000-0000000f4241","forward-identity":["00000000-0000-4000-8000-0000000f4242","not_users","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false,"isUnsynced":true}],
+      ["add-attr",{"id":"00000000-0000-4000-8000-0000000f4243","forward-identity":["00000000-0000-4000-8000-0000000f4244","not_users","email"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"isUnsynced":true}],
+      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4241","a55a5231-5c4d-4033-b859-7790c45c22d5"],
+      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4243","this-should-not-change-users-stopa@gmail.com"]
+    ]
+  ]
   """#
 
   @Test("22. forward association") func getAssociation() throws {

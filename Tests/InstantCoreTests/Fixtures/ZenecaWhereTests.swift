@@ -5,59 +5,129 @@ import InstantCore
 /// expected values are the reference client's own answers (exact order).
 @Suite("zeneca: where (instaql.test.ts 1–21)", .fixturesAvailable) struct ZenecaWhereTests {
   static let transactions1 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa (The Hacker)"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa (The Hacker)"]
+    ]
+  ]
   """#
 
   static let transactions2 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","The Hacker (Stopa)"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","The Hacker (Stopa)"]
+    ]
+  ]
   """#
 
   static let transactions3 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa [Hacker]"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa [Hacker]"]
+    ]
+  ]
   """#
 
   static let transactions4 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","[Hacker] Stopa"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","[Hacker] Stopa"]
+    ]
+  ]
   """#
 
   static let transactions5 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa {Hacker}"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa {Hacker}"]
+    ]
+  ]
   """#
 
   static let transactions6 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","{Hacker} Stopa"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","{Hacker} Stopa"]
+    ]
+  ]
   """#
 
   static let transactions7 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa * Hacker"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa * Hacker"]
+    ]
+  ]
   """#
 
   static let transactions8 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa + Hacker"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa + Hacker"]
+    ]
+  ]
   """#
 
   static let transactions9 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa? Yes!"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa? Yes!"]
+    ]
+  ]
   """#
 
   static let transactions10 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa ^ Hacker"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa ^ Hacker"]
+    ]
+  ]
   """#
 
   static let transactions11 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa $ Hacker"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa $ Hacker"]
+    ]
+  ]
   """#
 
   static let transactions12 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa | Hacker"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa | Hacker"]
+    ]
+  ]
   """#
 
   static let transactions13 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa \\ Hacker"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Stopa \\ Hacker"]
+    ]
+  ]
   """#
 
   static let transactions14 = #"""
-  [[["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Mr. Stopa"]]]
+  [
+    [
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"]],
+      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","stopa"],"6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Mr. Stopa"]
+    ]
+  ]
   """#
 
   @Test("1. all users, in created-at order") func simpleQueryWithoutWhere() throws {

@@ -86,4 +86,19 @@ import Testing
     #expect(JSON.number(1) != JSON.string("1"))
     #expect(JSON.bool(true) != JSON.number(1))
   }
+
+  @Test("canonically equivalent keys are different keys, as in JavaScript") func equivalentKeys() throws {
+    // JSON.parse('{"\u00e9":1,"e\u0301":2}') has two keys in JavaScript.
+    let parsed = try JSON.parse(#"{"\u00e9":1,"e\u0301":2}"#)
+    withKnownIssue("JSONObject keys use Swift String equality (canonical equivalence)") {
+      #expect(parsed.objectValue?.count == 2)
+    }
+  }
+
+  @Test("canonically equivalent strings are different values, as in JavaScript") func equivalentStrings() {
+    withKnownIssue("JSON == compares strings with Swift String equality (canonical equivalence)") {
+      #expect(JSON.string("\u{E9}") != JSON.string("e\u{301}"))
+    }
+    #expect(JSON.string("\u{E9}").stableHash != JSON.string("e\u{301}").stableHash)
+  }
 }

@@ -138,4 +138,36 @@ import Testing
       #expect(results == [["data": ["x": []]]])
     }
   }
+
+  /// ICU ignores U+200B, U+0001 and U+00AD, so these string-typed values collate equal; the
+  /// reference's stable sort then keeps created-at order: entities 1, 2, 3, 4, 5. Every run must
+  /// give that order. The Swift engine's order for collation ties changes from run to run (it
+  /// depends on the process's hash seed), so this is an intermittent known issue.
+  @Test("collation ties keep created-at order, run after run") func collationTiesAreDeterministic() throws {
+    let values = ["a\u{200B}", "a", "a\u{01}", "a\u{AD}", "b"]
+    var rows: [JSON] = []
+    for (i, value) in values.enumerated() {
+      let e = JSON.string("00000000-0000-4000-8000-00000000000\(i + 1)")
+      rows += [[e, "t-id", e, .number(Double(i))], [e, "t-s", .string(value), .number(Double(i))]]
+    }
+    let testCase: JSON = [
+      "attrs": [
+        ["id": "t-id", "forward-identity": ["f1", "t", "id"], "value-type": "blob", "cardinality": "one"],
+        ["id": "t-s", "forward-identity": ["f2", "t", "s"], "value-type": "blob", "cardinality": "one", "checked-data-type": "string"],
+      ],
+      "triples": .array(rows),
+      "query": ["t": ["$": ["order": ["s": "asc"], "fields": []]]],
+    ]
+    let input = Data(JSON.array([testCase]).serialized().utf8)
+    let expected: JSON = [["data": ["t": .array((1...5).map { ["id": .string("00000000-0000-4000-8000-00000000000\($0)")] })]]]
+    var outputs: [JSON] = []
+    for _ in 0..<6 {
+      let output = try Self.run(stdin: input)
+      try #require(output.status == 0)
+      outputs.append(try JSON.parse(bytes: output.stdout))
+    }
+    withKnownIssue("order of collation ties depends on the process's hash seed", isIntermittent: true) {
+      for output in outputs { #expect(output == expected) }
+    }
+  }
 }

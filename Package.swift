@@ -29,6 +29,7 @@ let package = Package(
       name: "InstantCoreTests",
       dependencies: [
         "InstantCore",
+        "instant-query",
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),

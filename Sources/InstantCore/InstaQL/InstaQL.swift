@@ -315,7 +315,22 @@ final class QueryRun {
       keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
     } else {
       keys = answers.map { sortKey($0.e, $0.t) }
-      if needsReferenceOrder(keys, dataType: dataType) {
+      var sorted: [(e: UInt32, v: JSValue)]? = nil
+      if !needsReferenceOrder(keys, dataType: dataType) {
+        // Distinct values can still tie (ICU ignores some characters); ties keep the reference's
+        // input order, so they also need the reference path.
+        var tied = false
+        var indices = Array(keys.indices)
+        indices.sort { i, j in
+          let c = compareKeys(keys[i], keys[j])
+          if c == 0 && keys[i].e != keys[j].e { tied = true }
+          return c != 0 ? c < 0 : i < j
+        }
+        if !tied { sorted = indices.map { keys[$0] } }
+      }
+      if let sorted {
+        keys = sorted
+      } else {
         // JavaScript's comparator is inconsistent over these values, so V8's answer depends on its
         // input order and algorithm: reproduce both.
         let reference = ReferenceOrderRun(store: store, variableCount: compiled.variableCount)
@@ -329,13 +344,6 @@ final class QueryRun {
         }
         keys = answers.map { sortKey($0.e, $0.t) }
         keys = V8Sort.sort(keys, by: compareKeys)
-      } else {
-        var indices = Array(keys.indices)
-        indices.sort { i, j in
-          let c = compareKeys(keys[i], keys[j])
-          return c != 0 ? c < 0 : i < j
-        }
-        keys = indices.map { keys[$0] }
       }
     }
 
@@ -462,7 +470,19 @@ final class QueryRun {
       if !store.uuidKey(e).bits.isValid { return true }
     }
     let kinds = (sawString ? 1 : 0) + (sawNumber ? 1 : 0) + (sawBool ? 1 : 0)
-    return kinds > 1 && dataType != "string"
+    if dataType != "string" { return kinds > 1 }
+    // ICU collation compares ToString values, and calls canonically equivalent strings equal:
+    // distinct values that tie there keep their input order, which is the reference's.
+    var byCollationKey: [String: JSValue] = [:]
+    for (_, v) in keys where !v.isNullish {
+      let text = v.toJSString
+      if let seen = byCollationKey[text] {
+        if !seen.strictEquals(v) { return true }
+      } else {
+        byCollationKey[text] = v
+      }
+    }
+    return false
   }
 
   static func isUUID(_ s: String) -> Bool {

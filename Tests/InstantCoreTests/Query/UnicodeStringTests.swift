@@ -40,53 +40,41 @@ import Testing
   @Test("string-typed order separates width, kana and space variants (ICU tertiary level)") func tertiaryAsc() throws {
     let store = try Self.store("t-s", Self.tertiaryValues)
     let result = try store.query(["t": ["$": ["order": ["s": "asc"], "fields": ["s"]]]])
-    withKnownIssue("Foundation's compare(_:locale:) treats these pairs as equal; ICU orders them") {
-      try expectEqual(
-        Self.units(result, "s"),
-        [" ", "\u{A0}", "1", "\u{FF11}", "z", "\u{FF5A}", "Z", "\u{FF3A}", "\u{304B}", "\u{30AB}", "\u{FF76}"].map { Array($0.utf16) })
-    }
+    try expectEqual(
+      Self.units(result, "s"),
+      [" ", "\u{A0}", "1", "\u{FF11}", "z", "\u{FF5A}", "Z", "\u{FF3A}", "\u{304B}", "\u{30AB}", "\u{FF76}"].map { Array($0.utf16) })
   }
 
   @Test("string-typed desc is the exact reverse") func tertiaryDesc() throws {
     let store = try Self.store("t-s", Self.tertiaryValues)
     let result = try store.query(["t": ["$": ["order": ["s": "desc"], "fields": ["s"]]]])
-    withKnownIssue("Foundation's compare(_:locale:) treats these pairs as equal; ICU orders them") {
-      try expectEqual(
-        Self.units(result, "s"),
-        ["\u{FF76}", "\u{30AB}", "\u{304B}", "\u{FF3A}", "Z", "\u{FF5A}", "z", "\u{FF11}", "1", "\u{A0}", " "].map { Array($0.utf16) })
-    }
+    try expectEqual(
+      Self.units(result, "s"),
+      ["\u{FF76}", "\u{30AB}", "\u{304B}", "\u{FF3A}", "Z", "\u{FF5A}", "z", "\u{FF11}", "1", "\u{A0}", " "].map { Array($0.utf16) })
   }
 
   @Test("canonically equivalent values are stored as written") func equivalentValuesKept() throws {
     let store = try Self.store("t-u", ["\u{E9}", "e\u{301}"])
     let result = try store.query(["t": [:]])
-    withKnownIssue("the store interns strings by Swift String equality, which merges canonically equivalent spellings") {
-      try expectEqual(Self.units(result, "u"), [[0xE9], [0x65, 0x301]])
-    }
+    try expectEqual(Self.units(result, "u"), [[0xE9], [0x65, 0x301]])
   }
 
   @Test("equality is code-unit equality") func equivalentValuesEquality() throws {
     let store = try Self.store("t-u", ["\u{E9}", "e\u{301}"])
     let result = try store.query(["t": ["$": ["where": ["u": "e\u{301}"]]]])
-    withKnownIssue("canonically equivalent spellings are merged in the store") {
-      try expectEqual(Self.rowIds(result), [Self.id(2)])
-    }
+    try expectEqual(Self.rowIds(result), [Self.id(2)])
   }
 
   @Test("$like matches code units") func equivalentValuesLike() throws {
     let store = try Self.store("t-u", ["\u{E9}", "e\u{301}"])
     let result = try store.query(["t": ["$": ["where": ["u": ["$like": "e%"]]]]])
-    withKnownIssue("canonically equivalent spellings are merged in the store") {
-      try expectEqual(Self.rowIds(result), [Self.id(2)])
-    }
+    try expectEqual(Self.rowIds(result), [Self.id(2)])
   }
 
   @Test("$not compares code units") func equivalentValuesNot() throws {
     let store = try Self.store("t-u", ["\u{E9}", "e\u{301}"])
     let result = try store.query(["t": ["$": ["where": ["u": ["$not": "\u{E9}"]]]]])
-    withKnownIssue("canonically equivalent spellings are merged in the store") {
-      try expectEqual(Self.rowIds(result), [Self.id(2)])
-    }
+    try expectEqual(Self.rowIds(result), [Self.id(2)])
   }
 
   @Test("untyped order compares code units across the BMP boundary") func codeUnitOrder() throws {

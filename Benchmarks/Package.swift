@@ -11,9 +11,18 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
+    .target(name: "CMallocStats", path: "Sources/CMallocStats"),
+    .target(name: "SyntheticData", dependencies: [.product(name: "InstantCore", package: "sharing-instant")]),
+    // Heap bytes per triple, measured outside the benchmark harness (its malloc interposer hides
+    // the allocator's statistics): `swift run -c release instant-core-memory`.
+    .executableTarget(
+      name: "instant-core-memory",
+      dependencies: ["CMallocStats", "SyntheticData", .product(name: "InstantCore", package: "sharing-instant")]
+    ),
     .executableTarget(
       name: "InstantCoreBenchmarks",
       dependencies: [
+        "SyntheticData",
         .product(name: "InstantCore", package: "sharing-instant"),
         .product(name: "Benchmark", package: "benchmark"),
       ],

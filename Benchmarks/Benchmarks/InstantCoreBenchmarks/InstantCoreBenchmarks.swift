@@ -1,10 +1,7 @@
 import Benchmark
+import SyntheticData
 import Foundation
 import InstantCore
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))
@@ -39,21 +36,6 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // Resident bytes per triple with all three indexes: the growth of the process's resident set
-  // while the store is built (the input triples already exist), divided by the triple count.
-  Benchmark(
-    "memory per triple (100k items)",
-    configuration: .init(metrics: [.custom("bytes per triple", polarity: .prefersSmaller)], maxIterations: 3)
-  ) { benchmark in
-    let triples = SyntheticStore.triples(items: 100_000)
-    for _ in benchmark.scaledIterations {
-      let before = heapInUse()
-      let store = TripleStore(attrs: SyntheticStore.attrs, triples: triples)
-      let after = heapInUse()
-      benchmark.measurement(.custom("bytes per triple"), (after - before) / store.count)
-      blackHole(store)
-    }
-  }
 }
 
 let fixtureRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -70,10 +52,3 @@ func loadFixture(_ name: String) -> TripleStore? {
   return try? TripleStore(attrs: attrStore, tripleRows: triplesJSON.arrayValue ?? [])
 }
 
-/// Resident set size in bytes, from /proc/self/statm (Linux).
-func heapInUse() -> Int {
-  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-  let fields = text.split(separator: " ")
-  guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}

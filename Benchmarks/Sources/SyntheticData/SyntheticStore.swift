@@ -2,7 +2,7 @@ import InstantCore
 
 /// A store we generate: `items` (title, category, rank: indexed number, done) each linked to one
 /// of `owners` (name) and to a few `tags`, with deterministic ids and values.
-enum SyntheticStore {
+public enum SyntheticStore {
   static let itemID = "a1000000-0000-4000-8000-000000000001"
   static let itemTitle = "a1000000-0000-4000-8000-000000000002"
   static let itemCategory = "a1000000-0000-4000-8000-000000000003"
@@ -15,7 +15,7 @@ enum SyntheticStore {
   static let tagName = "a1000000-0000-4000-8000-00000000000a"
   static let itemTags = "a1000000-0000-4000-8000-00000000000b"
 
-  static var attrs: AttrStore {
+  public static var attrs: AttrStore {
     func blob(_ id: String, _ etype: String, _ label: String, type: String? = nil, unique: Bool = false, indexed: Bool = false) -> Attr {
       Attr(id: id, forward: Ident(id: id + "f", etype: etype, label: label), unique: unique, indexed: indexed, checkedDataType: type)
     }
@@ -50,7 +50,7 @@ enum SyntheticStore {
   }
 
   /// `items` entities with their owners and tags: about 9 triples per item.
-  static func triples(items: Int) -> [Triple] {
+  public static func triples(items: Int) -> [Triple] {
     let owners = max(1, items / 10)
     let tags = 50
     var out: [Triple] = []
@@ -88,7 +88,7 @@ enum SyntheticStore {
   }
 
   /// where + order + limit + a nested link: the 20 highest-ranked items of one category, with owners.
-  static let query: JSON = [
+  public static let query: JSON = [
     "items": ["$": ["where": ["category": "c7"], "order": ["rank": "desc"], "limit": 20], "owner": [:]]
   ]
 }

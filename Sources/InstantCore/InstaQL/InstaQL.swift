@@ -313,6 +313,11 @@ final class QueryRun {
     var keys: [(e: UInt32, v: JSValue)]
     if !orderByValue, let sorted = sortedByTime(answers, ascending: ascending) {
       keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
+    } else if orderByValue, !isDate, dataType != "string", let a = orderAttrSym, let numeric = numericKeys(answers, a),
+      let sorted = sortedByTime(numeric, ascending: ascending)
+    {
+      // Numbers (or missing/null) only: the same comparison without JavaScript values.
+      keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
     } else {
       keys = answers.map { sortKey($0.e, $0.t) }
       var sorted: [(e: UInt32, v: JSValue)]? = nil
@@ -421,6 +426,25 @@ final class QueryRun {
       }
     } else {
       store.aev[join]?[.sym(parent)]?.forEach { r in addIfMember(store.records[Int(r)].e) }
+    }
+    return out
+  }
+
+  /// Each answer's first value of `attr` as a number (NaN when missing or null); `nil` as soon as
+  /// a value is anything else.
+  func numericKeys(_ answers: [(e: UInt32, t: Double)], _ attr: UInt32) -> [(e: UInt32, t: Double)]? {
+    var out: [(e: UInt32, t: Double)] = []
+    out.reserveCapacity(answers.count)
+    for (e, _) in answers {
+      guard let r = store.slot(e, attr)?.first else {
+        out.append((e, .nan))
+        continue
+      }
+      switch store.records[Int(r)].v {
+      case let .number(n): out.append((e, n))
+      case .null: out.append((e, .nan))
+      default: return nil
+      }
     }
     return out
   }

@@ -275,7 +275,6 @@ final class DatalogRun {
       }
     }
   }
-
 }
 
 extension Pattern {

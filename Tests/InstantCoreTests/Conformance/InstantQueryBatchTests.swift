@@ -29,10 +29,10 @@ import Testing
     var stderr: String
   }
 
-  static func run(stdin input: Data) throws -> Output {
+  static func run(stdin input: Data = Data(), arguments: [String] = ["--batch"]) throws -> Output {
     let process = Process()
     process.executableURL = try executable()
-    process.arguments = ["--batch"]
+    process.arguments = arguments
     process.currentDirectoryURL = packageRoot
     var environment = ProcessInfo.processInfo.environment
     environment["INSTAQL_FIXTURES"] = Fixture.root.path

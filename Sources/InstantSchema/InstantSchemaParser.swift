@@ -59,6 +59,7 @@ public enum InstantSchemaParser {
       schema = try reader.read(try reader.locateSchema(in: entry))
     } catch var error {
       if error.location?.file == absolutePath { error.location?.file = path }
+      error.message = error.message.replacingOccurrences(of: absolutePath + ":", with: path + ":")
       throw error
     }
     let warnings = interpreter.warnings.map { warning -> SchemaWarning in

@@ -24,6 +24,14 @@ indirect enum Expression: Sendable {
     }
   }
 
+  /// The offset where the whole expression starts (the `i` of `i.string().optional()`).
+  var startOffset: Int {
+    switch self {
+    case .member(let base, _, _), .call(let base, _, _, _): base.startOffset
+    default: offset
+    }
+  }
+
   /// A short description for "found …" in error messages.
   var kindDescription: String {
     switch self {

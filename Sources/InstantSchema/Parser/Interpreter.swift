@@ -224,7 +224,8 @@ final class Interpreter {
       for argument in argumentExpressions { arguments.append(try evaluate(argument, in: module)) }
       switch callee {
       case .builderMember(let name, _):
-        return .builderCall(name, typeArguments: typeArguments, arguments: arguments, origin)
+        return .builderCall(
+          name, typeArguments: typeArguments, arguments: arguments, Origin(module: module, offset: calleeExpression.startOffset))
       case .boundMethod(let base, let name, let methodOrigin):
         return .methodCall(base, name, arguments: arguments, Origin(module: module, offset: methodOrigin.offset))
       default:

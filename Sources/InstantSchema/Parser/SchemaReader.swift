@@ -29,9 +29,12 @@ struct SchemaReader {
   func locateSchema(in module: Int) throws(SchemaError) -> Value {
     let syntax = interpreter.modules[module].syntax
     var defaultError: SchemaError?
-    if let expression = syntax.defaultExport {
-      do {
-        let value = try interpreter.evaluate(expression, in: module)
+    if syntax.defaultExport != nil || syntax.exports["default"] != nil {
+      do throws(SchemaError) {
+        let origin = Origin(module: module, offset: syntax.defaultExport?.offset ?? 0)
+        guard let value = try interpreter.exportedValue("default", of: module, at: origin) else {
+          throw fail(.schemaNotFound, "the default export cannot be found", at: origin, path: "")
+        }
         if isSchemaCall(value) { return value }
         defaultError = fail(
           .schemaNotFound,
@@ -213,7 +216,7 @@ struct SchemaReader {
       attribute.typeArgument = interpreter.resolveTypeArguments(typeArguments, in: origin.module)
     }
     for (name, arguments, modifierOrigin) in modifiers.reversed() {
-      if !arguments.isEmpty {
+      if !arguments.isEmpty, ["optional", "unique", "indexed", "clientRequired"].contains(name) {
         throw fail(.invalid, "`.\(name)()` takes no arguments", at: modifierOrigin, path: path)
       }
       switch name {
@@ -267,9 +270,8 @@ struct SchemaReader {
             at: linkValue.origin, path: "\(path).\(sideName).on")
         }
         if let existing = labels[side.namespace]?[side.label] {
-          throw fail(
-            .invalid,
-            "the label `\(side.label)` on `\(side.namespace)` is already used by \(existing); labels and attributes share one namespace per entity",
+          interpreter.warn(
+            "the label `\(side.label)` on `\(side.namespace)` is already used by \(existing); labels and attributes share one namespace per entity, so `instant-cli push` may reject it",
             at: linkValue.origin, path: "\(path).\(sideName).label")
         }
         labels[side.namespace, default: [:]][side.label] = "the link `\(entry.key)`"

@@ -56,11 +56,10 @@ struct SchemaPlan {
     var entityTypeNames: [String: String] = [:]
     for entity in schema.entities {
       var name = SwiftNaming.entityTypeName(for: entity.name)
-      if topLevel.contains(name) {
-        let fallback = SwiftNaming.reservedTypeNames.contains(name) ? name + "Entity" : SwiftNaming.upperCamel(entity.name)
-        if name != fallback, !topLevel.contains(fallback) {
-          name = fallback
-        }
+      if SwiftNaming.reservedTypeNames.contains(name) {
+        name += "Entity"
+      } else if topLevel.contains(name), !topLevel.contains(SwiftNaming.upperCamel(entity.name)) {
+        name = SwiftNaming.upperCamel(entity.name)
       }
       let claimed = topLevel.claim(name)
       if claimed != SwiftNaming.entityTypeName(for: entity.name) {

@@ -51,4 +51,16 @@ import Testing
     #expect(entities.contains("case dueAt2 = \"dueAt\""))
     #expect(output.warnings.map(\.schemaPath).contains("entities.tasks.dueAt"))
   }
+
+  @Test func aLinkLabelThatIsAlsoAnAttributeGetsNoProperty() throws {
+    let parsed = try TestSupport.parse(
+      TestSupport.schema(
+        entities: "receivers: i.entity({ kudos: i.string() }),\nkudos: i.entity({}),",
+        links: "receiverKudos: { forward: { on: 'receivers', has: 'one', label: 'kudos' }, reverse: { on: 'kudos', has: 'many', label: 'receivers' } },"))
+    #expect(parsed.warnings.map(\.schemaPath) == ["links.receiverKudos.forward.label"])
+    let output = SwiftGenerator(for: parsed).generate(parsed.schema)
+    #expect(output.warnings.map(\.schemaPath) == ["links.receiverKudos"])
+    #expect(output.files[0].contents.contains("public var kudos: String\n"))
+    #expect(!output.files[0].contents.contains("kudos2"))
+  }
 }

@@ -106,11 +106,19 @@ struct SchemaPlan {
       let path = "entities.\(entity.name)"
       let fields = mapper.fields(for: entity.attributes, names: &names, scope: &scope, path: path)
       var properties: [LinkProperty] = []
+      var wireNames = Set(entity.attributes.map(\.name) + ["id"])
       for link in links {
         let definition = link.definition
         for (side, other) in [(definition.forward, definition.reverse), (definition.reverse, definition.forward)]
         where side.namespace == entity.name {
           guard let targetTypeName = entityTypeNames[other.namespace] else { continue }
+          guard wireNames.insert(side.label).inserted else {
+            warnings.append(
+              SchemaWarning(
+                "`\(entity.name)` already has a property named `\(side.label)`, so the link `\(definition.name)` gets no property on \(typeName) (it stays in Schema.Links)",
+                schemaPath: "links.\(definition.name)"))
+            continue
+          }
           let name = names.claim(SwiftNaming.lowerCamel(side.label))
           properties.append(
             LinkProperty(

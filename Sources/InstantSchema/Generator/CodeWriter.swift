@@ -7,7 +7,9 @@ struct CodeWriter {
     if content.isEmpty {
       text += "\n"
     } else {
-      text += String(repeating: "  ", count: indentation) + content + "\n"
+      for _ in 0..<indentation { text += "  " }
+      text += content
+      text += "\n"
     }
   }
 

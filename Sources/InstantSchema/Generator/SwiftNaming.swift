@@ -80,7 +80,13 @@ public enum SwiftNaming {
     var words: [String] = []
     var current = ""
     for character in name {
-      if character.isLetter || character.isNumber {
+      let isWordCharacter =
+        if let ascii = character.asciiValue {
+          (ascii >= 97 && ascii <= 122) || (ascii >= 65 && ascii <= 90) || (ascii >= 48 && ascii <= 57)
+        } else {
+          character.isLetter || character.isNumber
+        }
+      if isWordCharacter {
         current.append(character)
       } else if !current.isEmpty {
         words.append(current)

@@ -22,6 +22,8 @@ struct Lexer {
     "/=", "**", "<<",
   ]
 
+  private static let multiCharacterPunctuationBytes = multiCharacterPunctuation.map { ($0, Array($0.utf8)) }
+
   mutating func tokenize() throws(Failure) -> [Token] {
     var tokens: [Token] = []
     tokens.reserveCapacity(bytes.count / 4)
@@ -169,8 +171,7 @@ struct Lexer {
       let (text, substituted) = try readTemplate()
       return make(substituted ? .templateWithSubstitution : .template, text)
     }
-    for punctuation in Self.multiCharacterPunctuation {
-      let utf8 = Array(punctuation.utf8)
+    for (punctuation, utf8) in Self.multiCharacterPunctuationBytes where utf8[0] == byte {
       if index + utf8.count <= bytes.count, bytes[index..<index + utf8.count].elementsEqual(utf8) {
         // `?.` followed by a digit is a conditional followed by a number.
         if punctuation == "?.", Self.isDigit(peek(2)) { continue }

@@ -13,6 +13,7 @@ public struct ParsedSchema: Sendable, Hashable {
   /// Every module read, entry file first.
   public var files: [String]
 
+  /// Creates a result.
   public init(schema: InstantSchemaDefinition, warnings: [SchemaWarning] = [], sourceName: String, sourceHash: String, files: [String] = []) {
     self.schema = schema
     self.warnings = warnings

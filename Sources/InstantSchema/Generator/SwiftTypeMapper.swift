@@ -120,9 +120,9 @@ struct SwiftTypeMapper {
         result = declareEnum(literals, suggested: suggested, scope: &scope)
       } else if nonNull.count == 1 {
         result = map(nonNull[0], suggested: suggested, scope: &scope, path: path).unwrapped
-      } else if nonNull.allSatisfy({ [.number, .numberLiteral(0)].contains($0.kindKey) }) {
+      } else if nonNull.allSatisfy({ $0.kindKey == .number }) {
         result = .double
-      } else if nonNull.allSatisfy({ [.boolean, .booleanLiteral(true)].contains($0.kindKey) }) {
+      } else if nonNull.allSatisfy({ $0.kindKey == .boolean }) {
         result = .bool
       } else {
         warnings.append(SchemaWarning("the union type in this type argument has no single Swift type; using JSONValue", schemaPath: path))

@@ -19,6 +19,7 @@ public struct LinkDefinition: Sendable, Hashable {
     /// `onDelete: 'cascade'`: deleting the other side's entity deletes this side's entity.
     public var cascadesOnDelete: Bool
 
+    /// Creates a side.
     public init(namespace: String, has: Cardinality, label: String, isRequired: Bool = false, cascadesOnDelete: Bool = false) {
       self.namespace = namespace
       self.has = has
@@ -30,11 +31,14 @@ public struct LinkDefinition: Sendable, Hashable {
 
   /// The link's key in `links`. The server does not store it.
   public var name: String
+  /// The side whose `required` and forward `onDelete` count.
   public var forward: Side
+  /// The other side.
   public var reverse: Side
   /// The documentation comment above the link.
   public var documentation: String?
 
+  /// Creates a link.
   public init(name: String, forward: Side, reverse: Side, documentation: String? = nil) {
     self.name = name
     self.forward = forward

@@ -9,6 +9,7 @@ public struct RoomDefinition: Sendable, Hashable {
   /// The documentation comment above the room.
   public var documentation: String?
 
+  /// Creates a room.
   public init(name: String, presence: EntityDefinition, topics: [EntityDefinition] = [], documentation: String? = nil) {
     self.name = name
     self.presence = presence

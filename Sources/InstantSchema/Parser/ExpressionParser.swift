@@ -21,7 +21,6 @@ struct ExpressionParser {
   ]
 
   mutating func parseExpression() throws(SchemaError) -> Expression {
-    let start = current
     var expression = try parseUnary()
     if current.kind == .punctuation, Self.binaryOperators.contains(current.value), !atStatementBoundary {
       let operatorToken = current
@@ -33,7 +32,6 @@ struct ExpressionParser {
       expression = .unsupported("the operator `\(current.value)`", at: current.start)
       skipRestOfExpression()
     }
-    _ = start
     return expression
   }
 
@@ -41,16 +39,13 @@ struct ExpressionParser {
     current.newlineBefore && current.kind == .identifier && ModuleParser.statementKeywords.contains(current.value)
   }
 
+  /// Skips to the end of an expression the schema cannot use: the next `,`, `;` or closing
+  /// bracket outside brackets, or the next statement.
   private mutating func skipRestOfExpression() {
-    var skipper = ModuleParser(source: source)
-    skipper.position = position
-    while current.kind != .endOfFile {
+    while current.kind != .endOfFile, !atStatementBoundary {
       if current.kind == .punctuation, [",", ")", "]", "}", ";"].contains(current.value) { return }
-      if skipper.position != position { skipper.position = position }
-      if atStatementBoundary { return }
       if current.kind == .punctuation, ["(", "[", "{"].contains(current.value) {
-        skipper.skipBalanced()
-        position = skipper.position
+        skipBalanced()
       } else {
         advance()
       }

@@ -87,9 +87,8 @@ struct ModuleParser {
       if current.isPunctuation(";") { advance() }
       return
     }
-    var typeOnly = false
+    // `import type { … }` binds the same names; type arguments may refer to them.
     if current.isIdentifier("type"), !lookahead(1).isPunctuation(","), !lookahead(1).isIdentifier("from") {
-      typeOnly = true
       advance()
     }
     var bindings: [(local: String, binding: (String) -> ModuleSyntax.Import)] = []
@@ -112,11 +111,9 @@ struct ModuleParser {
     } else if current.isPunctuation("{") {
       advance()
       while !current.isPunctuation("}") {
-        var specifierTypeOnly = false
         if current.isIdentifier("type"), lookahead(1).kind == .identifier || lookahead(1).kind == .string,
           !lookahead(1).isIdentifier("as")
         {
-          specifierTypeOnly = true
           advance()
         }
         guard current.kind == .identifier || current.kind == .string else {
@@ -132,8 +129,6 @@ struct ModuleParser {
           local = current.value
           advance()
         }
-        // Type-only specifiers are bound too: type arguments may refer to them.
-        _ = specifierTypeOnly
         bindings.append((local, { imported == "default" ? .defaultValue(module: $0, at: at) : .named(module: $0, name: imported, at: at) }))
         if current.isPunctuation(",") { advance() } else if !current.isPunctuation("}") {
           throw error("expected `,` or `}` in the import list, found \(current.display)", at: current)
@@ -150,7 +145,6 @@ struct ModuleParser {
     advance()
     if current.isIdentifier("with") || current.isIdentifier("assert") { skipStatement() }
     if current.isPunctuation(";") { advance() }
-    _ = typeOnly
     for (local, binding) in bindings { module.imports[local] = binding(path) }
   }
 

@@ -105,6 +105,16 @@ import Testing
     #expect(parsed.warnings.map(\.message).contains { $0.contains("3-argument") })
   }
 
+  @Test func legacyGraphIgnoresAnEnvironmentAppID() throws {
+    let parsed = try TestSupport.parse(
+      """
+      import { i } from "@instantdb/react";
+      const graph = i.graph(process.env.INSTANT_APP_ID!, { notes: i.entity({ text: i.any() }) }, {});
+      export default graph;
+      """)
+    #expect(parsed.schema.entities.map(\.name) == ["notes"])
+  }
+
   @Test func findsTheSchemaWithoutADefaultExportAndFollowsAliases() throws {
     let withoutDefault = try TestSupport.parse(
       """

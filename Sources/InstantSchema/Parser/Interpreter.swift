@@ -221,7 +221,15 @@ final class Interpreter {
     case .call(let calleeExpression, let typeArguments, let argumentExpressions, _):
       let callee = try evaluate(calleeExpression, in: module)
       var arguments: [Value] = []
-      for argument in argumentExpressions { arguments.append(try evaluate(argument, in: module)) }
+      for (index, argument) in argumentExpressions.enumerated() {
+        if index == 0, argumentExpressions.count == 3, case .builderMember("graph", _) = callee {
+          // The legacy `i.graph(appId, entities, links)` ignores its first argument, which is often
+          // `process.env.INSTANT_APP_ID!`.
+          arguments.append(.null(Origin(module: module, offset: argument.offset)))
+          continue
+        }
+        arguments.append(try evaluate(argument, in: module))
+      }
       switch callee {
       case .builderMember(let name, _):
         return .builderCall(

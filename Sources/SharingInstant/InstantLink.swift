@@ -1,9 +1,3 @@
-/// How many entities one side of a link refers to.
-public enum LinkCardinality: String, Sendable, Hashable, Codable {
-  case one
-  case many
-}
-
 /// A link declared in the schema's `links` block, as generated in `Links.swift`.
 ///
 /// Each side says, for the entities of `namespace`, under which `label` they see the other side

@@ -1,18 +1,3 @@
-/// Where a value came from: a module and a UTF-8 offset in it.
-struct Origin: Sendable {
-  var module: Int
-  var offset: Int
-}
-
-/// A property of an object value. Its value is evaluated only when the schema reaches it, so
-/// that errors carry the schema path.
-struct ObjectEntry: Sendable {
-  var key: String
-  var origin: Origin
-  var expression: Expression
-  var documentation: String?
-}
-
 /// The result of evaluating an expression, with builder calls kept symbolic for the schema
 /// reader.
 indirect enum Value: Sendable {

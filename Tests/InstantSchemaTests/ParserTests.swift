@@ -151,6 +151,17 @@ import Testing
     #expect(parsed.schema.entities.map(\.name) == ["todos"])
   }
 
+  @Test func skipsRegularExpressionsInRuntimeCode() throws {
+    let parsed = try TestSupport.parse(
+      #"""
+      import { i } from "@instantdb/core";
+      const slug = (s: string) => s.replace(/[^a-z0-9'"]+/gi, "-").split(/\//).length / 2;
+      const _schema = i.schema({ entities: { notes: i.entity({ text: i.string() }) } });
+      export default _schema;
+      """#)
+    #expect(parsed.schema.entities.map(\.name) == ["notes"])
+  }
+
   @Test func followsRelativeImportsSpreadsAndMemberAccess() throws {
     let files = [
       "/parts/base.ts": """

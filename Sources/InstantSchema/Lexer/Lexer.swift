@@ -34,7 +34,12 @@ struct Lexer {
           Token(kind: .endOfFile, value: "", start: index, end: index, newlineBefore: true, docComment: nil))
         return tokens
       }
-      var token = try nextToken()
+      var token =
+        if bytes[index] == UInt8(ascii: "/"), Self.allowsRegularExpression(after: tokens.last) {
+          try readRegularExpression()
+        } else {
+          try nextToken()
+        }
       token.newlineBefore = trivia.newline || tokens.isEmpty
       token.docComment = trivia.doc
       tokens.append(token)
@@ -184,6 +189,40 @@ struct Lexer {
       throw Failure(offset: start, message: "unexpected character")
     }
     return make(.punctuation, String(UnicodeScalar(byte)))
+  }
+
+  /// Whether a `/` after `previous` starts a regular expression rather than a division.
+  private static func allowsRegularExpression(after previous: Token?) -> Bool {
+    guard let previous else { return true }
+    switch previous.kind {
+    case .punctuation: return ![")", "]", "}"].contains(previous.value)
+    case .identifier: return ["return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await"].contains(previous.value)
+    default: return false
+    }
+  }
+
+  private mutating func readRegularExpression() throws(Failure) -> Token {
+    let start = index
+    index += 1
+    var inClass = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\n") { break }
+      if byte == UInt8(ascii: "\\") {
+        index += 2
+        continue
+      }
+      if byte == UInt8(ascii: "[") { inClass = true }
+      if byte == UInt8(ascii: "]") { inClass = false }
+      index += 1
+      if byte == UInt8(ascii: "/"), !inClass {
+        while index < bytes.count, Self.isIdentifierStart(bytes[index]) { index += 1 }
+        return Token(
+          kind: .regularExpression, value: String(decoding: bytes[start..<index], as: UTF8.self), start: start, end: index,
+          newlineBefore: false, docComment: nil)
+      }
+    }
+    throw Failure(offset: start, message: "unterminated regular expression: expected a closing `/`")
   }
 
   private mutating func readString(quote: UInt8) throws(Failure) -> String {

@@ -8,6 +8,8 @@ struct Token: Sendable {
     /// A template literal with a `${…}` substitution, which a schema cannot contain.
     case templateWithSubstitution
     case number
+    /// A regular expression literal, which can only appear in code the schema does not use.
+    case regularExpression
     case punctuation
     case endOfFile
   }
@@ -33,6 +35,7 @@ struct Token: Sendable {
     case .string: "string \"\(value)\""
     case .template, .templateWithSubstitution: "template literal"
     case .number: "number \(value)"
+    case .regularExpression: "regular expression"
     case .punctuation: "`\(value)`"
     case .endOfFile: "end of file"
     }

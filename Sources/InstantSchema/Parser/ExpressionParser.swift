@@ -106,6 +106,9 @@ struct ExpressionParser {
     case .templateWithSubstitution:
       advance()
       return .unsupported("a template literal with `${…}`", at: token.start)
+    case .regularExpression:
+      advance()
+      return .unsupported("a regular expression", at: token.start)
     case .number:
       advance()
       guard let value = Self.number(token.value) else { throw error("invalid number \(token.value)", at: token) }

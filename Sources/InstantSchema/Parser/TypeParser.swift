@@ -113,6 +113,9 @@ struct TypeParser {
       return .numberLiteral(ExpressionParser.number(token.value) ?? 0)
     case .endOfFile:
       return .opaque("a missing type")
+    case .regularExpression:
+      advance()
+      return .opaque("a regular expression")
     case .punctuation:
       switch token.value {
       case "-":

@@ -40,13 +40,19 @@ public enum InstantSchemaParser {
       error.message = error.message.replacingOccurrences(of: absolutePath + ":", with: path + ":")
       throw error
     }
+    func relative(_ location: SourceLocation?) -> SourceLocation? {
+      guard var location else { return nil }
+      if location.file == absolutePath { location.file = path }
+      return location
+    }
     let warnings = interpreter.warnings.map { warning -> SchemaWarning in
       var warning = warning
-      if warning.location?.file == absolutePath { warning.location?.file = path }
+      warning.location = relative(warning.location)
       return warning
     }
     return ParsedSchema(
       schema: schema, warnings: warnings, sourceName: (path as NSString).lastPathComponent,
-      sourceHash: SHA256.hex(Array(source.utf8)), files: interpreter.modulePaths)
+      sourceHash: SHA256.hex(Array(source.utf8)), files: interpreter.modulePaths,
+      locations: interpreter.locations.compactMapValues(relative))
   }
 }

@@ -12,13 +12,19 @@ public struct ParsedSchema: Sendable, Hashable {
   public var sourceHash: String
   /// Every module read, entry file first.
   public var files: [String]
+  /// Where each entity, attribute, link and room was declared, by schema path
+  /// (`entities.todos.title`), so later diagnostics can point at the source.
+  public var locations: [String: SourceLocation]
 
   /// Creates a result.
-  public init(schema: InstantSchemaDefinition, warnings: [SchemaWarning] = [], sourceName: String, sourceHash: String, files: [String] = []) {
+  public init(schema: InstantSchemaDefinition, warnings: [SchemaWarning] = [], sourceName: String, sourceHash: String, files: [String] = [],
+    locations: [String: SourceLocation] = [:]
+  ) {
     self.schema = schema
     self.warnings = warnings
     self.sourceName = sourceName
     self.sourceHash = sourceHash
     self.files = files
+    self.locations = locations
   }
 }

@@ -22,7 +22,7 @@ func printError(_ text: String) {
 /// Parses a schema file and generates its Swift, printing warnings.
 func generateFiles(from path: String, quiet: Bool = false) throws -> [GeneratedFile] {
   let parsed = try InstantSchemaParser.parse(fileAt: path)
-  let output = SwiftGenerator(for: parsed).generate(parsed.schema)
+  let output = SwiftGenerator(for: parsed).generate(parsed)
   if !quiet {
     for warning in parsed.warnings + output.warnings { printError(warning.description) }
   }
@@ -168,7 +168,7 @@ struct LintCommand: ParsableCommand {
     for file in files {
       do {
         let parsed = try InstantSchemaParser.parse(fileAt: file)
-        let output = SwiftGenerator(for: parsed).generate(parsed.schema)
+        let output = SwiftGenerator(for: parsed).generate(parsed)
         for warning in parsed.warnings + output.warnings { print(warning.description) }
         print("\(file): ok: \(parsed.schema.entities.count) entities, \(parsed.schema.links.count) links, \(parsed.schema.rooms.count) rooms")
       } catch {

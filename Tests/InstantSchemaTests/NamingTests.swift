@@ -50,6 +50,8 @@ import Testing
     #expect(entities.contains("public var dueAt2: String"))
     #expect(entities.contains("case dueAt2 = \"dueAt\""))
     #expect(output.warnings.map(\.schemaPath).contains("entities.tasks.dueAt"))
+    let located = SwiftGenerator(for: parsed).generate(parsed).warnings.first { $0.schemaPath == "entities.tasks.dueAt" }
+    #expect(located?.location == SourceLocation(file: "instant.schema.ts", line: 5, column: 41))
   }
 
   @Test func aLinkLabelThatIsAlsoAnAttributeGetsNoProperty() throws {

@@ -32,6 +32,20 @@ public struct SwiftGenerator: Sendable {
     self.init(sourceName: parsed.sourceName, sourceHash: parsed.sourceHash)
   }
 
+  /// Generates the five files for a parsed schema; warnings point at the declarations they
+  /// concern.
+  public func generate(_ parsed: ParsedSchema) -> Output {
+    var output = generate(parsed.schema)
+    for index in output.warnings.indices where output.warnings[index].location == nil {
+      var path = output.warnings[index].schemaPath
+      while let current = path, output.warnings[index].location == nil {
+        output.warnings[index].location = parsed.locations[current]
+        path = current.contains(".") ? String(current[..<current.lastIndex(of: ".")!]) : nil
+      }
+    }
+    return output
+  }
+
   /// Generates the five files for `schema`.
   public func generate(_ schema: InstantSchemaDefinition) -> Output {
     let plan = SchemaPlan(schema: schema)

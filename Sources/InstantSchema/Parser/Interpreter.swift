@@ -13,6 +13,12 @@ final class Interpreter {
   private var evaluating: Set<String> = []
   private var resolvingTypes: Set<String> = []
   var warnings: [SchemaWarning] = []
+  /// Where each entity, attribute, link and room was declared, by schema path.
+  var locations: [String: SourceLocation] = [:]
+
+  func record(_ path: String, at origin: Origin) {
+    locations[path] = location(origin)
+  }
   static let maximumImportDepth = 8
 
   init(readFile: @escaping (String) -> String?) {

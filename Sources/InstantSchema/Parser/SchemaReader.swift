@@ -145,6 +145,7 @@ struct SchemaReader {
     var entities: [EntityDefinition] = []
     for entry in try object(value, path: "entities", expected: "an object of entities `{ name: i.entity({ … }) }`") {
       let path = "entities.\(entry.key)"
+      interpreter.record(path, at: entry.origin)
       if entry.key.hasPrefix("$"), !Self.systemNamespaces.contains(entry.key) {
         interpreter.warn("`\(entry.key)`: names starting with `$` are reserved for InstantDB's system namespaces ($users, $files, $streams); push will reject it", at: entry.origin, path: path)
       }
@@ -176,6 +177,7 @@ struct SchemaReader {
     var attributes: [AttributeDefinition] = []
     for entry in entries {
       let attributePath = "\(path).\(entry.key)"
+      interpreter.record(attributePath, at: entry.origin)
       let attributeValue = try evaluate(entry, path: attributePath)
       var attribute = try readAttribute(attributeValue, path: attributePath)
       attribute.name = entry.key
@@ -247,6 +249,7 @@ struct SchemaReader {
     }
     for entry in try object(value, path: "links", expected: "an object of links `{ name: { forward, reverse } }`") {
       let path = "links.\(entry.key)"
+      interpreter.record(path, at: entry.origin)
       let linkValue = try evaluate(entry, path: path)
       var forward: LinkDefinition.Side?
       var reverse: LinkDefinition.Side?
@@ -339,6 +342,7 @@ struct SchemaReader {
     var rooms: [RoomDefinition] = []
     for entry in try object(value, path: "rooms", expected: "an object of rooms `{ name: { presence: i.entity({ … }) } }`") {
       let path = "rooms.\(entry.key)"
+      interpreter.record(path, at: entry.origin)
       let roomValue = try evaluate(entry, path: path)
       var presence: EntityDefinition?
       var topics: [EntityDefinition] = []

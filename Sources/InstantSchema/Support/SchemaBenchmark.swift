@@ -59,7 +59,7 @@ public enum SchemaBenchmark {
     for iteration in 0...iterations {
       let start = clock.now
       let parsed = try InstantSchemaParser.parse(source: source, path: "benchmark.schema.ts")
-      let output = SwiftGenerator(for: parsed).generate(parsed.schema)
+      let output = SwiftGenerator(for: parsed).generate(parsed)
       precondition(output.files.count == SwiftGenerator.fileNames.count)
       let elapsed = clock.now - start
       if iteration > 0 {

@@ -80,6 +80,20 @@ const _schema = instant.schema({
     segments: instant.entity({
       label: instant.string(),
     }),
+    // Names Swift cannot take as they are.
+    oddities: instant.entity({
+      namespace: instant.string(),
+      links: instant.string(),
+      init: instant.string(),
+      self: instant.string(),
+      Type: instant.string(),
+      default: instant.string().optional(),
+      mutationArguments: instant.string(),
+      "2fa": instant.boolean(),
+      kind: instant.string<"self" | "init" | "" | "2x" | "rawValue">(),
+      nested: instant.json<{ instantValue: string; "a-b": number; CodingKeys: boolean }>(),
+      date: instant.json<{ when: string }>(),
+    }),
   },
   links: {
     taskOwner: {
@@ -101,6 +115,10 @@ const _schema = instant.schema({
     segmentParent: {
       forward: { on: "segments", has: "one", label: "parent" },
       reverse: { on: "segments", has: "many", label: "children" },
+    },
+    odditySelf: {
+      forward: { on: "oddities", has: "one", label: "super" },
+      reverse: { on: "oddities", has: "one", label: "namespace2" },
     },
     entryClass: {
       forward: { on: "journal-entries", has: "one", label: "class" },

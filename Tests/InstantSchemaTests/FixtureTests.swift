@@ -91,7 +91,7 @@ import Testing
     #expect(Schema.Links.personUser.isRequired)
     #expect(TaskEntity.links["$files"] == Schema.Links.taskFiles)
     #expect(InstantUser.links.keys.sorted() == ["person", "tasks"])
-    #expect(Schema.Links.all.count == 6)
+    #expect(Schema.Links.all.count == 7)
   }
 
   @Test func mutationsProduceInstaML() {

@@ -97,11 +97,11 @@ struct SchemaPlan {
     var schemaKeys = NameScope(reserved: ["Rooms", "Topics", "Links"])
     var linkKeys = NameScope(reserved: ["all"])
     for link in schema.links {
-      links.append(Link(definition: link, keyName: linkKeys.claim(SwiftNaming.lowerCamel(link.name))))
+      links.append(Link(definition: link, keyName: linkKeys.claim(SwiftNaming.memberName(link.name))))
     }
     for entity in schema.entities {
       let typeName = entityTypeNames[entity.name]!
-      var names = NameScope(reserved: ["id", "createMutation", "attributeValues"])
+      var names = NameScope(reserved: ["id", "createMutation", "attributeValues", "mutationArguments"])
       var scope = mapper.makeScope(enclosingTypeName: typeName)
       let path = "entities.\(entity.name)"
       let fields = mapper.fields(for: entity.attributes, names: &names, scope: &scope, path: path)
@@ -119,14 +119,14 @@ struct SchemaPlan {
                 schemaPath: "links.\(definition.name)"))
             continue
           }
-          let name = names.claim(SwiftNaming.lowerCamel(side.label))
+          let name = names.claim(SwiftNaming.memberName(side.label))
           properties.append(
             LinkProperty(
               name: name, label: side.label, targetTypeName: targetTypeName, targetNamespace: other.namespace,
               has: side.has, isBoxed: side.has == .one && reaches(other.namespace, entity.name), linkKeyName: link.keyName))
         }
       }
-      for field in fields where field.name != SwiftNaming.lowerCamel(field.wireName) {
+      for field in fields where field.name != SwiftNaming.memberName(field.wireName) {
         warnings.append(SchemaWarning("`\(field.wireName)` is generated as `\(field.name)` to avoid a name clash", schemaPath: "\(path).\(field.wireName)"))
       }
       entities.append(
@@ -147,12 +147,12 @@ struct SchemaPlan {
       var topicKeys = NameScope()
       let topics = zip(room.topics, topicNames).map { topic, typeName in
         Topic(
-          name: topic.name, keyName: topicKeys.claim(SwiftNaming.lowerCamel(topic.name)),
+          name: topic.name, keyName: topicKeys.claim(SwiftNaming.memberName(topic.name)),
           shape: shape(topic, typeName: typeName, path: "\(path).topics.\(topic.name)", documentation: topic.documentation))
       }
       rooms.append(
         Room(
-          definition: room, keyName: roomKeys.claim(SwiftNaming.lowerCamel(room.name)),
+          definition: room, keyName: roomKeys.claim(SwiftNaming.memberName(room.name)),
           enumName: roomEnumNames.claim(SwiftNaming.upperCamel(room.name)), presence: presence, topics: topics))
     }
     warnings.append(contentsOf: mapper.warnings)

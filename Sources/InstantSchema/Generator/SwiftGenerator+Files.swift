@@ -117,7 +117,7 @@ extension SwiftGenerator {
         writer.line()
         writer.line("/// Deletes the `\(entity.definition.name)` entity `id` and removes its links.")
         writer.block("public static func delete(_ id: String) -> InstantMutation") { writer in
-          writer.line("InstantMutation(.delete, namespace: namespace, id: id)")
+          writer.line("InstantMutation(.delete, namespace: Self.namespace, id: id)")
         }
         for link in entity.links {
           for action in ["link", "unlink"] {
@@ -128,7 +128,7 @@ extension SwiftGenerator {
             let parameter = many ? "[String]" : "String"
             writer.block("public static func \(action)(_ id: String, \(SwiftNaming.escaped(link.name)): \(parameter)) -> InstantMutation") { writer in
               let value = many ? ".array(\(SwiftNaming.escaped(link.name)).map(JSONValue.string))" : ".string(\(SwiftNaming.escaped(link.name)))"
-              writer.line("InstantMutation(.\(action), namespace: namespace, id: id, arguments: [\(SwiftNaming.stringLiteral(link.label)): \(value)])")
+              writer.line("InstantMutation(.\(action), namespace: Self.namespace, id: id, arguments: [\(SwiftNaming.stringLiteral(link.label)): \(value)])")
             }
           }
         }
@@ -166,7 +166,7 @@ extension SwiftGenerator {
     parameters += entity.fields.map { "\($0.escapedName): \($0.declaredType)\($0.isOptional ? " = nil" : "")" }
     writeFunction("create", parameters: parameters, into: &writer) { writer in
       writeArguments(entity.fields, optionalBinding: "if let", into: &writer)
-      writer.line("return InstantMutation(.create, namespace: namespace, id: id, arguments: mutationArguments)")
+      writer.line("return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)")
     }
   }
 
@@ -182,7 +182,7 @@ extension SwiftGenerator {
       for field in entity.fields {
         writer.line("if let \(field.escapedName) { mutationArguments[\(SwiftNaming.stringLiteral(field.wireName))] = \(field.escapedName).instantValue }")
       }
-      writer.line("return InstantMutation(.update, namespace: namespace, id: id, arguments: mutationArguments)")
+      writer.line("return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)")
     }
   }
 

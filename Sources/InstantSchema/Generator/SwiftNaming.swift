@@ -121,6 +121,16 @@ public enum SwiftNaming {
     return result.first!.isNumber ? "_" + result : result
   }
 
+  /// Names that cannot be properties or cases even in backticks.
+  private static let unusableMemberNames: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "_"]
+
+  /// A property or case name for a schema name: ``lowerCamel(_:)``, with a `Value` suffix for
+  /// names Swift cannot use as members (`self` → `selfValue`).
+  public static func memberName(_ name: String) -> String {
+    let candidate = lowerCamel(name)
+    return unusableMemberNames.contains(candidate) ? candidate + "Value" : candidate
+  }
+
   /// The identifier as it must be written in source, with backticks for keywords.
   public static func escaped(_ identifier: String) -> String {
     keywords.contains(identifier) ? "`\(identifier)`" : identifier

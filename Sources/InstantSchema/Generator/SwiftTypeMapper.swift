@@ -21,7 +21,7 @@ struct SwiftTypeMapper {
     for attributes: [AttributeDefinition], names: inout NameScope, scope: inout Scope, path: String
   ) -> [FieldPlan] {
     attributes.map { attribute in
-      let name = names.claim(SwiftNaming.lowerCamel(attribute.name))
+      let name = names.claim(SwiftNaming.memberName(attribute.name))
       let attributePath = "\(path).\(attribute.name)"
       var (type, optional) = mapAttribute(attribute, fieldName: name, scope: &scope, path: attributePath)
       if attribute.isOptional && !attribute.isClientRequired { optional = true }
@@ -73,7 +73,7 @@ struct SwiftTypeMapper {
     let name = claimTypeName(suggested, scope: &scope)
     var caseNames = NameScope(reserved: ["unknown", "rawValue", "allCases", "instantValue", "hashValue", "init", "self"])
     let cases = unique.map { literal -> EnumCase in
-      var base = literal.isEmpty ? "empty" : SwiftNaming.lowerCamel(literal)
+      var base = literal.isEmpty ? "empty" : SwiftNaming.memberName(literal)
       if ["unknown", "rawValue", "allCases", "instantValue", "hashValue", "init", "self"].contains(base) { base += "Value" }
       return EnumCase(name: caseNames.claim(base), rawValue: literal)
     }
@@ -142,7 +142,7 @@ struct SwiftTypeMapper {
     var inner = makeScope(enclosingTypeName: name)
     var fieldNames = NameScope(reserved: ["instantValue"])
     let fields = members.map { member -> FieldPlan in
-      let fieldName = fieldNames.claim(SwiftNaming.lowerCamel(member.name))
+      let fieldName = fieldNames.claim(SwiftNaming.memberName(member.name))
       let type = map(member.type, suggested: SwiftNaming.upperCamel(fieldName), scope: &inner, path: "\(path).\(member.name)")
       return FieldPlan(
         name: fieldName, wireName: member.name, type: type.unwrapped, isOptional: member.isOptional || type.isOptional,

@@ -207,7 +207,7 @@ struct BenchmarkCommand: ParsableCommand {
     let result = try SchemaBenchmark.run(iterations: iterations, entityCount: entities)
     print(
       String(
-        format: "parse+generate: %d entities, %d lines, %d iterations: median %.2f ms, p99 %.2f ms, min %.2f ms",
-        result.entities, result.lines, result.iterations, result.median, result.p99, result.minimum))
+        format: "parse+generate: %d entities, %d lines, %d iterations: median %.2f ms, p99 %.2f ms, min %.2f ms, CPU median %.2f ms",
+        result.entities, result.lines, result.iterations, result.median, result.p99, result.minimum, result.cpuMedian))
   }
 }

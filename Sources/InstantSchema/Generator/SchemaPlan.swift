@@ -126,9 +126,6 @@ struct SchemaPlan {
               has: side.has, isBoxed: side.has == .one && reaches(other.namespace, entity.name), linkKeyName: link.keyName))
         }
       }
-      for field in fields where field.name != SwiftNaming.memberName(field.wireName) {
-        warnings.append(SchemaWarning("`\(field.wireName)` is generated as `\(field.name)` to avoid a name clash", schemaPath: "\(path).\(field.wireName)"))
-      }
       entities.append(
         Entity(
           definition: entity, typeName: typeName, keyName: schemaKeys.claim(SwiftNaming.keyName(for: entity.name)),

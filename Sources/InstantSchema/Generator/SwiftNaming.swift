@@ -107,6 +107,7 @@ public enum SwiftNaming {
   /// `content-type` → `contentType`, `created_at` → `createdAt`, `URLPath` → `urlPath`,
   /// `$user` → `user`, `disabled?` → `disabled`.
   public static func lowerCamel(_ name: String) -> String {
+    if let ascii = asciiLowerCamel(name) { return ascii }
     let parts = words(name)
     guard let first = parts.first else { return "value" }
     var head = Array(first)
@@ -129,6 +130,45 @@ public enum SwiftNaming {
   public static func memberName(_ name: String) -> String {
     let candidate = lowerCamel(name)
     return unusableMemberNames.contains(candidate) ? candidate + "Value" : candidate
+  }
+
+  /// ``lowerCamel(_:)`` for ASCII names, without building intermediate strings; `nil` for
+  /// other names.
+  private static func asciiLowerCamel(_ name: String) -> String? {
+    var words: [Range<Int>] = []
+    let bytes = Array(name.utf8)
+    var start: Int?
+    for (index, byte) in bytes.enumerated() {
+      guard byte < 0x80 else { return nil }
+      let isWordByte = (byte >= 97 && byte <= 122) || (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 57)
+      if isWordByte {
+        if start == nil { start = index }
+      } else if let wordStart = start {
+        words.append(wordStart..<index)
+        start = nil
+      }
+    }
+    if let wordStart = start { words.append(wordStart..<bytes.count) }
+    guard let first = words.first else { return "value" }
+    func isUpper(_ byte: UInt8) -> Bool { byte >= 65 && byte <= 90 }
+    func isLower(_ byte: UInt8) -> Bool { byte >= 97 && byte <= 122 }
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count + 1)
+    var index = first.lowerBound
+    while index < first.upperBound, isUpper(bytes[index]) {
+      let nextIsLower = index + 1 < first.upperBound && isLower(bytes[index + 1])
+      if index > first.lowerBound, nextIsLower { break }
+      result.append(bytes[index] + 32)
+      index += 1
+    }
+    result.append(contentsOf: bytes[index..<first.upperBound])
+    for word in words.dropFirst() {
+      let head = bytes[word.lowerBound]
+      result.append(isLower(head) ? head - 32 : head)
+      result.append(contentsOf: bytes[(word.lowerBound + 1)..<word.upperBound])
+    }
+    if result[0] >= 48 && result[0] <= 57 { result.insert(UInt8(ascii: "_"), at: 0) }
+    return String(decoding: result, as: UTF8.self)
   }
 
   /// The identifier as it must be written in source, with backticks for keywords.

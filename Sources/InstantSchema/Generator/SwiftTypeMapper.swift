@@ -21,8 +21,12 @@ struct SwiftTypeMapper {
     for attributes: [AttributeDefinition], names: inout NameScope, scope: inout Scope, path: String
   ) -> [FieldPlan] {
     attributes.map { attribute in
-      let name = names.claim(SwiftNaming.memberName(attribute.name))
+      let wanted = SwiftNaming.memberName(attribute.name)
+      let name = names.claim(wanted)
       let attributePath = "\(path).\(attribute.name)"
+      if name != wanted {
+        warnings.append(SchemaWarning("`\(attribute.name)` is generated as `\(name)` to avoid a name clash", schemaPath: attributePath))
+      }
       var (type, optional) = mapAttribute(attribute, fieldName: name, scope: &scope, path: attributePath)
       if attribute.isOptional && !attribute.isClientRequired { optional = true }
       return FieldPlan(name: name, wireName: attribute.name, type: type, isOptional: optional, documentation: attribute.documentation)

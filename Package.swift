@@ -7,6 +7,10 @@ let package = Package(
   products: [
     .library(name: "InstantCore", targets: ["InstantCore"]),
     .executable(name: "instant-query", targets: ["instant-query"]),
+    .library(name: "SharingInstant", targets: ["SharingInstant"]),
+    .library(name: "InstantSchema", targets: ["InstantSchema"]),
+    .executable(name: "instant-schema", targets: ["instant-schema"]),
+    .plugin(name: "InstantSchemaPlugin", targets: ["InstantSchemaPlugin"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,6 +39,39 @@ let package = Package(
         // Routes `expectNoDifference` failures to Swift Testing (without it they only print on Linux).
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+
+    // MARK: instant-schema
+
+    .target(name: "SharingInstant"),
+    .target(name: "InstantSchema"),
+    .executableTarget(
+      name: "instant-schema",
+      dependencies: [
+        "InstantSchema",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .plugin(
+      name: "InstantSchemaPlugin",
+      capability: .buildTool(),
+      dependencies: ["instant-schema"]
+    ),
+    .target(
+      name: "InstantSchemaFixture",
+      dependencies: ["SharingInstant"],
+      path: "Tests/InstantSchemaFixture",
+      exclude: ["instant.schema.ts", "types.ts", "setup.ts"]
+    ),
+    .testTarget(
+      name: "InstantSchemaTests",
+      dependencies: [
+        "InstantSchema",
+        "SharingInstant",
+        "InstantSchemaFixture",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ],
+      exclude: ["Schemas", "__Snapshots__"]
     ),
   ],
   swiftLanguageModes: [.v6]

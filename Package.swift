@@ -70,6 +70,7 @@ let package = Package(
         "SharingInstant",
         "InstantSchemaFixture",
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],
       exclude: ["Schemas", "__Snapshots__"]
     ),

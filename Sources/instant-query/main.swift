@@ -20,6 +20,12 @@ struct InstantQuery: ParsableCommand {
   @Flag(help: "Read a JSON array of cases from standard input and write their results.")
   var batch = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Read InstaML cases ({attrs, stores?, schema?, ops}) from standard input and write their tx-steps.",
+      visibility: .hidden))
+  var instaml = false
+
   @Option(help: "A folder with attrs.json and triples.json, or a fixture name (zeneca, movies).")
   var dataset: String?
 
@@ -35,6 +41,10 @@ struct InstantQuery: ParsableCommand {
   mutating func run() throws {
     if batch {
       try runBatch()
+      return
+    }
+    if instaml {
+      try runInstaML()
       return
     }
     guard let dataset else { throw ValidationError("give --dataset DIR (or use --batch)") }
@@ -68,6 +78,31 @@ struct InstantQuery: ParsableCommand {
     let results = cases.map { runner.run($0) }
     FileHandle.standardOutput.write(Data(JSON.array(results).serialized().utf8))
     FileHandle.standardOutput.write(Data("\n".utf8))
+  }
+
+  func runInstaML() throws {
+    let input = FileHandle.standardInput.readDataToEndOfFile()
+    guard case let .array(cases) = try JSON.parse(bytes: input) else { throw ExitCode(2) }
+    let results: [JSON] = cases.map { c in
+      do {
+        let attrs = try AttrStore(json: c["attrs"] ?? .array([]))
+        let stores = try (c["stores"]?.arrayValue ?? []).map { rows in
+          try TripleStore(attrs: attrs, tripleRows: rows.arrayValue ?? [])
+        }
+        let schema = try c["schema"].map { try ClientSchema(json: $0) }
+        let ops = (c["ops"]?.arrayValue ?? []).map { op -> InstaMLOp in
+          let parts = op.arrayValue ?? []
+          return InstaMLOp(
+            InstaMLOp.Action(rawValue: parts[0].stringValue ?? "") ?? .update, parts[1].stringValue ?? "", parts[2],
+            parts.count > 3 ? parts[3] : nil, opts: parts.count > 4 ? parts[4] : nil)
+        }
+        let steps = try InstaML(attrs: attrs, stores: stores, schema: schema).transform(ops)
+        return ["steps": .array(steps)]
+      } catch {
+        return ["error": .string("\(error)")]
+      }
+    }
+    FileHandle.standardOutput.write(Data(JSON.array(results).serialized().utf8))
   }
 
   static func now() -> Double {

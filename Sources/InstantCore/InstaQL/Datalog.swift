@@ -105,6 +105,10 @@ final class DatalogRun {
   let timeVar: Int
   var answers: [(e: UInt32, t: Double)] = []
   var seen: Set<Answer> = []
+  /// When set, the records each answer was derived from (its first derivation): the triples a
+  /// client needs to re-evaluate the where clause itself.
+  var witnesses: [UInt32: [UInt32]]? = nil
+  var trail: [UInt32] = []
 
   init(store: TripleStore, variableCount: Int, entityVar: Int, timeVar: Int) {
     self.store = store
@@ -183,6 +187,12 @@ final class DatalogRun {
         } else if !bindings[p.t].strictEquals(.time(rec.t)) {
           return false
         }
+        let trailMark = trail.count
+        if witnesses != nil {
+          trail.append(r)
+          if case let .isNull(attr?, false, reverse) = p.v { trail.append(contentsOf: presenceRecords(rec.v, attr, reverse)) }
+        }
+        defer { if witnesses != nil { trail.removeSubrange(trailMark...) } }
         do throws(QueryFailure) {
           if try solve(&frames) {
             found = true
@@ -209,6 +219,7 @@ final class DatalogRun {
     }
     let bits = t.isNaN ? UInt64.max : (t == 0 ? 0 : t.bitPattern)
     guard seen.insert(Answer(e: e, timeBits: bits)).inserted else { return }
+    if witnesses != nil, witnesses![e] == nil { witnesses![e] = trail }
     answers.append((e, t))
   }
 
@@ -282,6 +293,17 @@ final class DatalogRun {
         if stop { return }
       }
     }
+  }
+
+  /// The records that show `attr` is present on `candidate` (or, reversed, that something points at it).
+  func presenceRecords(_ candidate: ValueKey, _ attr: UInt32, _ reverse: Bool) -> [UInt32] {
+    guard let c = candidate.sym else { return [] }
+    if !reverse { return store.slot(c, attr)?.array ?? [] }
+    var out: [UInt32] = []
+    for slot in store.vae[c] ?? [] where slot.attr == attr {
+      slot.sources.forEach { source in if let r = store.record(source, attr, candidate) { out.append(r) } }
+    }
+    return out
   }
 
   /// `triplesByValue` for one stored value.

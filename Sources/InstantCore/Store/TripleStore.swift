@@ -32,6 +32,8 @@ public struct TripleStore: Sendable {
   var maxTime: Double = -.infinity
   /// The number of live triples.
   public private(set) var count = 0
+  /// Records created and removed while a server transaction runs (see `applyServerTransaction`).
+  var journal: ChangeJournal?
 
   /// Builds a store from triples, as `createStore` does: triples whose attr is unknown are dropped,
   /// and a repeated (entity, attr, value) keeps its first position with the later time.
@@ -183,15 +185,22 @@ public struct TripleStore: Sendable {
   mutating func newRecord(_ record: TripleRecord) -> UInt32 {
     noteTime(record.t)
     count += 1
+    let r: UInt32
     if let free = freeRecords.popLast() {
       records[Int(free)] = record
-      return free
+      r = free
+    } else {
+      records.append(record)
+      r = UInt32(records.count - 1)
     }
-    records.append(record)
-    return UInt32(records.count - 1)
+    journal?.created.insert(r)
+    return r
   }
 
   mutating func freeRecord(_ r: UInt32) {
+    if journal != nil {
+      if journal!.created.remove(r) == nil { journal!.removed.append(triple(at: r)) }
+    }
     records[Int(r)].e = TripleRecord.deadEntity
     freeRecords.append(r)
     count -= 1
@@ -258,6 +267,12 @@ public struct TripleStore: Sendable {
     self = TripleStore(attrs: attrs, cardinalityInference: inference)
     for t in all { index(t) }
   }
+}
+
+/// What a server transaction changed, for persisting it.
+struct ChangeJournal: Sendable {
+  var created: Set<UInt32> = []
+  var removed: [Triple] = []
 }
 
 /// A store operation that cannot be carried out, with the reason.

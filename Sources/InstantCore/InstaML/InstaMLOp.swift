@@ -1,0 +1,82 @@
+/// Which entity an operation targets: its id, or a lookup by a unique attribute
+/// (`lookup("email", "a@b.com")`, or `"link.id"` to look up by a linked entity's id).
+public enum EntityRef: Sendable, Hashable {
+  case id(String)
+  case lookup(String, JSON)
+
+  /// The reference's JSON spelling: the id string, or `[attrName, value]`.
+  public var json: JSON {
+    switch self {
+    case let .id(id): return .string(id)
+    case let .lookup(attr, value): return .array([.string(attr), value])
+    }
+  }
+}
+
+/// One InstaML operation, `[action, etype, id-or-lookup, args, opts?]` in the reference client.
+public struct InstaMLOp: Sendable, Hashable {
+  public enum Action: String, Sendable {
+    case create, update, merge, delete, link, unlink, ruleParams
+  }
+
+  public var action: Action
+  public var etype: String
+  /// An id string, a lookup `[attr, value]`, a `"lookup__attr__json"` string or a one-key object.
+  public var entity: JSON
+  public var args: JSON?
+  /// `{"upsert": true|false}` for update and merge.
+  public var opts: JSON?
+
+  public init(_ action: Action, _ etype: String, _ entity: JSON, _ args: JSON? = nil, opts: JSON? = nil) {
+    self.action = action
+    self.etype = etype
+    self.entity = entity
+    self.args = args
+    self.opts = opts
+  }
+
+  /// Creates an entity; fails on the server if it already exists.
+  public static func create(_ etype: String, _ entity: EntityRef, _ values: JSONObject) -> InstaMLOp {
+    InstaMLOp(.create, etype, entity.json, .object(values))
+  }
+
+  /// Sets attributes. `upsert: false` refuses to create a missing entity; `nil` lets the client
+  /// decide (update if it has seen the entity, else upsert), as the reference does.
+  public static func update(_ etype: String, _ entity: EntityRef, _ values: JSONObject, upsert: Bool? = nil)
+    -> InstaMLOp
+  {
+    InstaMLOp(.update, etype, entity.json, .object(values), opts: upsert.map { ["upsert": .bool($0)] })
+  }
+
+  /// Deep-merges JSON values into attributes.
+  public static func merge(_ etype: String, _ entity: EntityRef, _ values: JSONObject, upsert: Bool? = nil)
+    -> InstaMLOp
+  {
+    InstaMLOp(.merge, etype, entity.json, .object(values), opts: upsert.map { ["upsert": .bool($0)] })
+  }
+
+  public static func delete(_ etype: String, _ entity: EntityRef) -> InstaMLOp {
+    InstaMLOp(.delete, etype, entity.json)
+  }
+
+  /// Links this entity to others by label (forward or reverse); each value is an id, a lookup,
+  /// or an array of them.
+  public static func link(_ etype: String, _ entity: EntityRef, _ links: JSONObject) -> InstaMLOp {
+    InstaMLOp(.link, etype, entity.json, .object(links))
+  }
+
+  public static func unlink(_ etype: String, _ entity: EntityRef, _ links: JSONObject) -> InstaMLOp {
+    InstaMLOp(.unlink, etype, entity.json, .object(links))
+  }
+
+  public static func ruleParams(_ etype: String, _ entity: EntityRef, _ params: JSONObject) -> InstaMLOp {
+    InstaMLOp(.ruleParams, etype, entity.json, .object(params))
+  }
+}
+
+/// An operation InstaML cannot expand, with the reference client's message.
+public struct InstaMLError: Error, CustomStringConvertible, Equatable, Sendable {
+  public var message: String
+  public var description: String { message }
+  public init(_ message: String) { self.message = message }
+}

@@ -1,3 +1,0 @@
-import Testing
-@testable import InstantCore
-@Test func placeholder() { #expect(Bool(true)) }

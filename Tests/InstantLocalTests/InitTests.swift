@@ -74,4 +74,15 @@ struct InitTests {
     #expect(again["message"] == "Validation failed for init: `init` has already run for this session.")
     await session.close()
   }
+
+  @Test func pingsKeepAHealthySessionOpen() async throws {
+    let server = try await TestServer.start(pingInterval: .milliseconds(100))
+    defer { Task { await server.stop() } }
+    let (s, _) = try await server.connect()
+    try await Task.sleep(for: .milliseconds(600))
+    let ok = try await s.request(["op": "add-query", "q": ["goals": [:]]])
+    #expect(ok["op"] == "add-query-ok")
+    #expect(await s.mailbox.closed == false)
+    await s.close()
+  }
 }

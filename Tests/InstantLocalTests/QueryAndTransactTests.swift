@@ -140,4 +140,35 @@ struct QueryAndTransactTests {
     await a.close()
     await b.close()
   }
+
+  @Test func lookupsCreateEntitiesAndUsersAreOffLimits() async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    let (s, _) = try await server.connect()
+    let peopleID = newID()
+    let email = newID()
+    let name = newID()
+    let lookup: JSON = [.string(email), "ada@example.com"]
+    let ok = try await s.request([
+      "op": "transact",
+      "tx-steps": [
+        blobAttr(peopleID, "people", "id", unique: true, indexed: true),
+        blobAttr(email, "people", "email", unique: true, indexed: true), blobAttr(name, "people", "name"),
+        ["add-triple", lookup, .string(peopleID), lookup], ["add-triple", lookup, .string(name), "Ada"],
+      ],
+    ])
+    #expect(ok["op"] == "transact-ok")
+    let result = try await s.request(["op": "add-query", "q": ["people": ["$": ["where": ["email": "ada@example.com"]]]]])
+    let rows = triples(result["result"])
+    let entity = try #require(rows.first { $0[1] == .string(name) }?[0])
+    #expect(rows.contains { $0[0] == entity && $0[1] == .string(email) && $0[2] == "ada@example.com" })
+
+    let user = newID()
+    let denied = try await s.request([
+      "op": "transact", "tx-steps": [["add-triple", .string(user), .string(SystemCatalog.usersID), .string(user)]],
+    ])
+    #expect(denied["op"] == "error")
+    #expect(denied["status"] == 400)
+    await s.close()
+  }
 }

@@ -12,11 +12,15 @@ struct TestServer {
   let server: InstantLocalServer
   let port: Int
 
-  static func start(storage: InstantLocalConfiguration.Storage = .memory, maxMessageBytes: Int = 1 << 20) async throws -> TestServer {
+  static func start(
+    storage: InstantLocalConfiguration.Storage = .memory, maxMessageBytes: Int = 1 << 20,
+    pingInterval: Duration = .seconds(5)
+  ) async throws -> TestServer {
     var logger = Logger(label: "instant-local-test")
     logger.logLevel = .critical
     let server = try InstantLocalServer(
-      configuration: .init(port: 0, storage: storage, maxMessageBytes: maxMessageBytes), logger: logger)
+      configuration: .init(port: 0, storage: storage, maxMessageBytes: maxMessageBytes, pingInterval: pingInterval),
+      logger: logger)
     let port = try await server.start()
     return TestServer(server: server, port: port)
   }
@@ -31,6 +35,14 @@ struct TestServer {
 
   /// A JSON request over HTTP; returns the status and the parsed body.
   func http(_ method: String, _ path: String, body: JSON? = nil) async throws -> (Int, JSON) {
+    try await Client(port: port).http(method, path, body: body)
+  }
+
+  /// HTTP requests to a server on loopback.
+  struct Client {
+    let port: Int
+
+    func http(_ method: String, _ path: String, body: JSON? = nil) async throws -> (Int, JSON) {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
     request.httpMethod = method
     if let body {
@@ -40,6 +52,7 @@ struct TestServer {
     let (data, response) = try await URLSession.shared.data(for: request)
     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
     return (status, try JSON.parse(bytes: data))
+    }
   }
 }
 

@@ -88,8 +88,16 @@ func runBenchmark() async throws {
   var logger = Logger(label: "instant-local")
   logger.logLevel = .critical
   let server = try InstantLocalServer(
-    configuration: .init(port: 0, storage: .file(dataDir.appendingPathComponent("bench.sqlite").path)), logger: logger)
+    configuration: .init(
+      port: 0, storage: .file(dataDir.appendingPathComponent("bench.sqlite").path), maxMessageBytes: 1 << 24),
+    logger: logger)
   let port = try await server.start()
+
+  let arguments = CommandLine.arguments
+  let writes = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
+  // Optional: that many more entities (two triples each) in another namespace, to see how the
+  // store's size affects each write.
+  let extraEntities = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 0
 
   // Schema and ten entities.
   let writer = BenchSession(port: port)
@@ -99,12 +107,20 @@ func runBenchmark() async throws {
   var setup = #"[["add-attr",{"id":"\#(Fixture.idAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","bench","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":true}],"#
   setup += #"["add-attr",{"id":"\#(Fixture.titleAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","bench","title"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}]"#
   for e in Fixture.entities { setup += #",["add-triple","\#(e)","\#(Fixture.idAttr)","\#(e)"],["add-triple","\#(e)","\#(Fixture.titleAttr)","start"]"# }
+  if extraEntities > 0 {
+    let fillerID = UUID().uuidString.lowercased()
+    let fillerValue = UUID().uuidString.lowercased()
+    setup += #",["add-attr",{"id":"\#(fillerID)","forward-identity":["\#(UUID().uuidString.lowercased())","filler","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":true}]"#
+    setup += #",["add-attr",{"id":"\#(fillerValue)","forward-identity":["\#(UUID().uuidString.lowercased())","filler","value"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}]"#
+    for i in 0..<extraEntities {
+      let e = UUID().uuidString.lowercased()
+      setup += #",["add-triple","\#(e)","\#(fillerID)","\#(e)"],["add-triple","\#(e)","\#(fillerValue)",\#(i)]"#
+    }
+  }
   setup += "]"
   writer.send(#"{"op":"transact","client-event-id":"setup","tx-steps":\#(setup)}"#)
   _ = await waitFor("transact-ok", on: &writerInbox)
 
-  let arguments = CommandLine.arguments
-  let writes = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
   var txCounter = 0
   var rows: [String] = []
 
@@ -163,7 +179,7 @@ func runBenchmark() async throws {
   await writer.close()
   await server.stop()
 
-  print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, file storage (WAL)")
+  print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, file storage (WAL), \(extraEntities) extra entities")
   print("| subscribed sessions | writes | p50 µs | p99 µs | max µs |")
   print("| ---: | ---: | ---: | ---: | ---: |")
   for row in rows { print(row) }

@@ -19,6 +19,11 @@ struct BadInputTests {
     #expect(error["status"] == 400)
     #expect(error["type"] == "param-malformed")
     #expect(error["client-event-id"] == .null)
+    s.sendRaw(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
+    let tooDeep = try await s.next(op: "error")
+    #expect(tooDeep["type"] == "param-malformed")
+    s.sendRaw("")
+    _ = try await s.next(op: "error")
     s.sendRaw("[1, 2, 3]")
     let notObject = try await s.next(op: "error")
     #expect(notObject["message"] == "Invalid op")
@@ -92,6 +97,20 @@ struct BadInputTests {
     #expect(error["message"]?.stringValue?.contains("limit is 4096") == true)
     try await assertUsable(s)
     await s.close()
+  }
+
+  @Test func framesBeyondTheTransportLimitCloseOnlyThatSession() async throws {
+    let server = try await TestServer.start(maxMessageBytes: 4096)
+    defer { Task { await server.stop() } }
+    let (s, _) = try await server.connect()
+    s.sendRaw(String(repeating: " ", count: 64 * 1024))
+    let next = await s.collect(for: .milliseconds(500))
+    #expect(next.allSatisfy { $0["op"] == "error" })
+    await s.close()
+    let (fresh, reply) = try await server.connect()
+    #expect(reply["op"] == "init-ok")
+    try await assertUsable(fresh)
+    await fresh.close()
   }
 
   @Test func closingMidRequestDoesNotHurtTheServer() async throws {

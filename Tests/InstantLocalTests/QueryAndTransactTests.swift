@@ -171,4 +171,51 @@ struct QueryAndTransactTests {
     #expect(denied["status"] == 400)
     await s.close()
   }
+
+  @Test func changesReachQueriesThroughLinksAndWhereClauses() async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    let (a, _) = try await server.connect()
+    let (b, _) = try await server.connect()
+    let itemsID = newID()
+    let itemsDone = newID()
+    let link = newID()
+    let g = newID()
+    let t = newID()
+    // `goals.todos` points at the `items` namespace: the child's etype is not named in the query.
+    _ = try await a.request([
+      "op": "transact",
+      "tx-steps": .array(
+        schemaSteps() + [
+          blobAttr(itemsID, "items", "id", unique: true), blobAttr(itemsDone, "items", "done"),
+          refAttr(link, "goals", "todos", "items", "goal"),
+        ] + createGoal(g, "Run") + [
+          ["add-triple", .string(t), .string(itemsID), .string(t)], ["add-triple", .string(t), .string(itemsDone), false],
+          ["add-triple", .string(g), .string(link), .string(t)],
+        ]),
+    ])
+    let nested: JSON = ["goals": ["todos": [:]]]
+    let filtered: JSON = ["goals": ["$": ["where": ["todos.done": true]]]]
+    let reverse: JSON = ["items": ["goal": [:]]]
+    for q in [nested, filtered, reverse] { _ = try await b.request(["op": "add-query", "q": q]) }
+    _ = await b.collect(for: .milliseconds(100))
+
+    _ = try await a.request(["op": "transact", "tx-steps": [["add-triple", .string(t), .string(itemsDone), true]]])
+    let refresh = try await b.next(op: "refresh-ok")
+    let changed = refresh["computations"]?.arrayValue?.compactMap { $0["instaql-query"] } ?? []
+    #expect(changed.contains(nested))
+    #expect(changed.contains(filtered))
+    #expect(changed.contains(reverse))
+    let filteredResult = refresh["computations"]?.arrayValue?.first { $0["instaql-query"] == filtered }
+    #expect(triples(filteredResult?["instaql-result"]).contains { $0[0] == .string(g) })
+
+    // A goal's title is seen by the reverse query's nested goal.
+    _ = try await a.request(["op": "transact", "tx-steps": [["add-triple", .string(g), .string(goalsTitle), "Sprint"]]])
+    let second = try await b.next(op: "refresh-ok")
+    let changed2 = second["computations"]?.arrayValue?.compactMap { $0["instaql-query"] } ?? []
+    #expect(changed2.contains(reverse))
+    #expect(changed2.contains(nested))
+    await a.close()
+    await b.close()
+  }
 }

@@ -91,11 +91,11 @@ extension AppDatabase {
     let token = UUID().uuidString.lowercased()
     let appID = self.appID
     let now = Self.nowMillis()
-    _ = try commit(.array(steps), systemWrite: true) { db in
+    let (_, changed) = try commit(.array(steps), systemWrite: true) { db in
       try LocalStorage.insertRefreshToken(db, token: token, appID: appID, userID: userID, now: now)
     }
     refreshTokens[token] = userID
-    invalidate()
+    invalidate(changed: changed)
     return token
   }
 

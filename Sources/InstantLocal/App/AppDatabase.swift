@@ -22,6 +22,8 @@ actor AppDatabase {
   var attrsVersion = 0
   private var attrsTextCache: (version: Int, text: String)?
   var sessions: OrderedDictionary<String, SessionRecord> = [:]
+  /// Each subscribed query's footprint, by canonical `q`; cleared when the attrs change.
+  var footprints: [String: QueryFootprint] = [:]
   /// Room id → session id → member `{peer-id, instance-id, user, data}`.
   var rooms: [String: OrderedDictionary<String, JSON>] = [:]
   /// Refresh token → user id.
@@ -137,17 +139,18 @@ actor AppDatabase {
     guard let txSteps, case .array = txSteps else {
       throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
     }
-    let txID = try commit(txSteps, systemWrite: false)
+    let (txID, changed) = try commit(txSteps, systemWrite: false)
     sink.send(
       text: "{\"op\":\"transact-ok\",\"tx-id\":\(txID),\"isn\":\"\(txID)\",\"client-event-id\":\(clientEventID.serialized())}")
-    invalidate()
+    invalidate(changed: changed)
   }
 
   /// Applies `txSteps` to the store and commits the changes; on any failure nothing changes.
-  /// The caller sends its reply, then calls ``invalidate()``.
+  /// Returns the tx-id and the namespaces whose triples changed (nil when the attrs changed, which
+  /// affects every query). The caller sends its reply, then calls ``invalidate(changed:)``.
   func commit(
     _ txSteps: JSON, systemWrite: Bool, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
-  ) throws(ProtocolError) -> Int {
+  ) throws(ProtocolError) -> (txID: Int, changed: Set<String>?) {
     let now = Self.nowMillis()
     let changes: ServerTransactionChanges
     do {
@@ -161,11 +164,30 @@ actor AppDatabase {
     } catch {
       logger.error("\(error); reloading app \(appID) from the database")
       reloadFromStorage()
+      footprints.removeAll()
       throw ProtocolError(status: 500, type: nil, message: "The transaction could not be saved: \(error)")
     }
     processedTxID = txID
-    if changes.attrsChanged { attrsVersion += 1 }
-    return txID
+    if changes.attrsChanged {
+      attrsVersion += 1
+      footprints.removeAll()
+      return (txID, nil)
+    }
+    var changed: Set<String> = []
+    for triple in changes.added + changes.removed {
+      guard let attr = store.attrs[triple.attr] else { return (txID, nil) }
+      changed.insert(attr.forwardIdentity.etype)
+      if attr.isRef, let reverse = attr.reverseIdentity { changed.insert(reverse.etype) }
+    }
+    return (txID, changed)
+  }
+
+  /// The query's footprint, computed once per attrs version.
+  private func footprint(_ key: String, _ q: JSON) -> QueryFootprint {
+    if let cached = footprints[key] { return cached }
+    let footprint = QueryFootprint(q, attrs: store.attrs)
+    footprints[key] = footprint
+    return footprint
   }
 
   private func reloadFromStorage() {
@@ -177,11 +199,11 @@ actor AppDatabase {
     }
   }
 
-  /// The invalidation pass (protocol.md §9.4): re-runs every subscribed query (each distinct
-  /// query once), and sends each session a `refresh-ok` with the results that changed, plus
-  /// the attrs when they changed or the session is legacy. Nothing is sent to a session for
-  /// which nothing changed.
-  func invalidate() {
+  /// The invalidation pass (protocol.md §9.4): re-runs every subscribed query that the change
+  /// can affect (each distinct query once; all of them when `changed` is nil), and sends each
+  /// session a `refresh-ok` with the results that changed, plus the attrs when they changed or
+  /// the session is legacy. Nothing is sent to a session for which nothing changed.
+  func invalidate(changed: Set<String>?) {
     var results: [String: String?] = [:]
     let attrsVersion = self.attrsVersion
     for index in sessions.values.indices {
@@ -190,6 +212,7 @@ actor AppDatabase {
       guard !record.queries.isEmpty || attrsChanged else { continue }
       var computations: [String] = []
       for (key, subscription) in record.queries {
+        if let changed, !footprint(key, subscription.q).mayChange(changed) { continue }
         let result: String?
         if let cached = results[key] {
           result = cached

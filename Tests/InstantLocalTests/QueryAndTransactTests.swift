@@ -218,4 +218,30 @@ struct QueryAndTransactTests {
     await a.close()
     await b.close()
   }
+
+  @Test func paginationAndMalformedOptions() async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    let (s, _) = try await server.connect()
+    let g1 = newID()
+    let g2 = newID()
+    _ = try await s.request(["op": "transact", "tx-steps": .array(schemaSteps() + createGoal(g1, "One"))])
+    _ = try await s.request(["op": "transact", "tx-steps": .array(createGoal(g2, "Two"))])
+    let page = try await s.request(["op": "add-query", "q": ["goals": ["$": ["limit": 1, "order": ["serverCreatedAt": "asc"]]]]])
+    #expect(page["op"] == "add-query-ok")
+    let info = try #require(page["result"]?[0]?["data"]?["page-info"]?["goals"])
+    #expect(info["has-next-page?"] == true)
+    #expect(info["start-cursor"]?[0] == .string(g1))
+    #expect(!triples(page["result"]).contains { $0[0] == .string(g2) })
+
+    let bad: JSON = ["goals": ["$": ["limit": -1]]]
+    let error = try await s.request(["op": "add-query", "q": bad])
+    #expect(error["type"] == "validation-failed")
+    #expect(error["hint"]?["data-type"] == "query")
+    #expect(error["message"]?.stringValue?.hasPrefix("Validation failed for query: ") == true)
+    #expect(error["original-event"]?["q"] == bad)
+    let again = try await s.request(["op": "add-query", "q": bad])
+    #expect(again["op"] == "error", "a failed query is not registered")
+    await s.close()
+  }
 }

@@ -86,8 +86,8 @@ public actor InstantLocalServer {
     let transportLimit = maxMessageBytes * 2 + 4096
     wsRouter.ws("/runtime/session") { inbound, outbound, _ in
       let (texts, continuation) = AsyncStream<String>.makeStream()
-      let connection = SessionConnection(
-        registry: registry, sink: SessionSink(continuation), maxMessageBytes: maxMessageBytes, logger: logger)
+      let sink = SessionSink(continuation)
+      let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
           for await text in texts { try await outbound.write(.text(text)) }
@@ -103,7 +103,7 @@ public actor InstantLocalServer {
           logger.debug("session \(connection.id) ended: \(error)")
         }
         await connection.close()
-        continuation.finish()
+        sink.finish()
         try await group.waitForAll()
       }
     }

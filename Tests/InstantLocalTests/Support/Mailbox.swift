@@ -39,12 +39,6 @@ actor Mailbox {
     }
   }
 
-  /// Every message already received, without waiting.
-  func drain() -> [JSON] {
-    defer { queue.removeAll() }
-    return queue
-  }
-
   private func expire(_ id: Int) {
     guard let waiter, waiter.id == id else { return }
     self.waiter = nil

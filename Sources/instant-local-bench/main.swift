@@ -87,9 +87,12 @@ func runBenchmark() async throws {
   defer { try? FileManager.default.removeItem(at: dataDir) }
   var logger = Logger(label: "instant-local")
   logger.logLevel = .critical
+  // INSTANT_LOCAL_BENCH_MEMORY=1 measures without SQLite file I/O, to isolate its share.
+  let inMemory = ProcessInfo.processInfo.environment["INSTANT_LOCAL_BENCH_MEMORY"] == "1"
+  let storage: InstantLocalConfiguration.Storage =
+    inMemory ? .memory : .file(dataDir.appendingPathComponent("bench.sqlite").path)
   let server = try InstantLocalServer(
-    configuration: .init(
-      port: 0, storage: .file(dataDir.appendingPathComponent("bench.sqlite").path), maxMessageBytes: 1 << 24),
+    configuration: .init(port: 0, storage: storage, maxMessageBytes: 1 << 24),
     logger: logger)
   let port = try await server.start()
 
@@ -179,7 +182,7 @@ func runBenchmark() async throws {
   await writer.close()
   await server.stop()
 
-  print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, file storage (WAL), \(extraEntities) extra entities")
+  print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, \(inMemory ? "in-memory storage" : "file storage (WAL)"), \(extraEntities) extra entities")
   print("| subscribed sessions | writes | p50 µs | p99 µs | max µs |")
   print("| ---: | ---: | ---: | ---: | ---: |")
   for row in rows { print(row) }

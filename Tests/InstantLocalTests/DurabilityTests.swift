@@ -43,4 +43,31 @@ struct DurabilityTests {
     #expect((ok["tx-id"]?.intValue ?? 0) > firstTx + 1)
     await s.close()
   }
+
+  @Test func walIsCheckpointedInTheBackground() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-local-\(newID())")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("data.sqlite").path
+    let server = try await TestServer.start(storage: .file(path))
+    defer { Task { await server.stop() } }
+    let (s, _) = try await server.connect()
+    let idAttr = newID()
+    let body = newID()
+    _ = try await s.request(["op": "transact", "tx-steps": [blobAttr(idAttr, "docs", "id", unique: true), blobAttr(body, "docs", "body")]])
+    let text = String(repeating: "x", count: 4000)
+    for _ in 0..<200 {
+      let d = newID()
+      _ = try await s.request([
+        "op": "transact", "tx-steps": [["add-triple", .string(d), .string(idAttr), .string(d)], ["add-triple", .string(d), .string(body), .string(text)]],
+      ])
+    }
+    // Commits only append to the WAL; the checkpointer copies them into the database file.
+    var size = 0
+    for _ in 0..<50 where size < 600_000 {
+      try await Task.sleep(for: .milliseconds(100))
+      size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+    #expect(size >= 600_000)
+    await s.close()
+  }
 }

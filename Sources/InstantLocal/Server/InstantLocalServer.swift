@@ -33,7 +33,7 @@ public actor InstantLocalServer {
       case let .file(path): path
       case .memory: nil
       }
-    registry = AppRegistry(storage: try LocalStorage(path: path), logger: logger)
+    registry = AppRegistry(storage: try LocalStorage(path: path, logger: logger), logger: logger)
   }
 
   /// Starts serving in the background and returns the bound port once it listens.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InstantCore
+import Logging
 
 /// GRDB's connection type, named apart from anything else called `Database`.
 typealias GRDBDatabase = GRDB.Database
@@ -11,28 +12,34 @@ typealias GRDBDatabase = GRDB.Database
 /// Every write is one SQLite transaction in WAL mode with `synchronous = NORMAL`: once a write
 /// returns, it is in the WAL, so it survives the process being killed (`kill -9`); only a power
 /// loss can drop the last transactions. The server replies to a client only after the write
-/// returned.
+/// returned. Checkpoints run in the background (``WALCheckpointer``), off the write path.
 final class LocalStorage: Sendable {
   private let queue: DatabaseQueue
+  private let checkpointer: WALCheckpointer?
 
   /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is nil.
-  init(path: String?) throws(InstantLocalError) {
+  init(path: String?, logger: Logger) throws(InstantLocalError) {
     do {
       var config = Configuration()
       config.journalMode = .wal
+      config.busyMode = .timeout(5)
       config.prepareDatabase { db in
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
       }
       if let path {
         let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         queue = try DatabaseQueue(path: path, configuration: config)
+        try Self.migrate(queue)
+        checkpointer = try WALCheckpointer(path: path, logger: logger)
       } else {
         var memory = Configuration()
         memory.journalMode = .default
         queue = try DatabaseQueue(configuration: memory)
+        checkpointer = nil
+        try Self.migrate(queue)
       }
-      try migrate()
     } catch let error as InstantLocalError {
       throw error
     } catch {
@@ -40,7 +47,7 @@ final class LocalStorage: Sendable {
     }
   }
 
-  private func migrate() throws {
+  private static func migrate(_ queue: DatabaseQueue) throws {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1") { db in
       try db.execute(

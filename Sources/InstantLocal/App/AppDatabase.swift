@@ -22,8 +22,10 @@ actor AppDatabase {
   var attrsVersion = 0
   private var attrsTextCache: (version: Int, text: String)?
   var sessions: OrderedDictionary<String, SessionRecord> = [:]
-  /// Each subscribed query's footprint, by canonical `q`; cleared when the attrs change.
+  /// Each subscribed query's footprint, by canonical `q`; cleared when the attrs change (or when
+  /// it holds ``maxFootprints`` entries, since removed queries are not evicted one by one).
   var footprints: [String: QueryFootprint] = [:]
+  static let maxFootprints = 10_000
   /// Room id → session id → member `{peer-id, instance-id, user, data}`.
   var rooms: [String: OrderedDictionary<String, JSON>] = [:]
   /// Refresh token → user id.
@@ -185,6 +187,7 @@ actor AppDatabase {
   /// The query's footprint, computed once per attrs version.
   private func footprint(_ key: String, _ q: JSON) -> QueryFootprint {
     if let cached = footprints[key] { return cached }
+    if footprints.count >= Self.maxFootprints { footprints.removeAll() }
     let footprint = QueryFootprint(q, attrs: store.attrs)
     footprints[key] = footprint
     return footprint

@@ -154,6 +154,9 @@ actor AppDatabase {
     _ txSteps: JSON, systemWrite: Bool, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
   ) throws(ProtocolError) -> (txID: Int, changed: Set<String>?) {
     let now = Self.nowMillis()
+    // `applyServerTransaction` works on a copy of the store anyway, so keeping the old value
+    // costs nothing and makes a failed commit a plain rollback.
+    let before = store
     let changes: ServerTransactionChanges
     do {
       changes = try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
@@ -164,9 +167,8 @@ actor AppDatabase {
     do {
       txID = try storage.commit(appID: appID, changes: changes, now: now, extra: extra)
     } catch {
-      logger.error("\(error); reloading app \(appID) from the database")
-      reloadFromStorage()
-      footprints.removeAll()
+      logger.error("\(error); the transaction was rolled back")
+      store = before
       throw ProtocolError(status: 500, type: nil, message: "The transaction could not be saved: \(error)")
     }
     processedTxID = txID
@@ -191,15 +193,6 @@ actor AppDatabase {
     let footprint = QueryFootprint(q, attrs: store.attrs)
     footprints[key] = footprint
     return footprint
-  }
-
-  private func reloadFromStorage() {
-    do {
-      store = Self.makeStore(try storage.loadApp(appID, now: Self.nowMillis()))
-      attrsVersion += 1
-    } catch {
-      logger.critical("cannot reload app \(appID): \(error)")
-    }
   }
 
   /// The invalidation pass (protocol.md §9.4): re-runs every subscribed query that the change

@@ -76,10 +76,10 @@ struct InitTests {
   }
 
   @Test func pingsKeepAHealthySessionOpen() async throws {
-    let server = try await TestServer.start(pingInterval: .milliseconds(100))
+    let server = try await TestServer.start(pingInterval: .milliseconds(700))
     defer { Task { await server.stop() } }
     let (s, _) = try await server.connect()
-    try await Task.sleep(for: .milliseconds(600))
+    try await Task.sleep(for: .milliseconds(2_200))
     let ok = try await s.request(["op": "add-query", "q": ["goals": [:]]])
     #expect(ok["op"] == "add-query-ok")
     #expect(await s.mailbox.closed == false)

@@ -14,6 +14,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -35,7 +36,10 @@ let package = Package(
       name: "InstantCoreTests",
       dependencies: [
         "InstantCore",
+        "instant-query",
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        // Routes `expectNoDifference` failures to Swift Testing (without it they only print on Linux).
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .target(
@@ -72,7 +76,6 @@ let package = Package(
         "InstantLocal",
         "InstantCore",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
   ],

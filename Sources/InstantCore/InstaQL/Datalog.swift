@@ -190,7 +190,7 @@ final class DatalogRun {
         let trailMark = trail.count
         if witnesses != nil {
           trail.append(r)
-          if case let .isNull(attr?, false, reverse) = p.v { trail.append(contentsOf: presenceRecords(rec.v, attr, reverse)) }
+          if case let .isNull(attr?, false, reverse) = p.v { trail.append(contentsOf: store.presenceRecords(rec.v, attr, reverse)) }
         }
         defer { if witnesses != nil { trail.removeSubrange(trailMark...) } }
         do throws(QueryFailure) {
@@ -227,26 +227,7 @@ final class DatalogRun {
   /// `getTriples` picks them (by which of entity and value are known).
   func forEachCandidate(_ p: Pattern, _ body: (UInt32) -> Bool) throws(QueryFailure) {
     guard let a = p.a else { return }
-    var entity: UInt32? = nil
-    var entityKnown = true
-    switch p.e {
-    case let .variable(i):
-      switch bindings[i] {
-      case .unbound: entityKnown = false
-      case let .key(k): entity = k.sym
-      case .time: entity = nil
-      }
-    case let .entity(s): entity = s
-    case .nothing: entity = nil
-    }
-    var filter: ValueTerm? = p.v
-    if case let .variable(i) = p.v {
-      switch bindings[i] {
-      case .unbound: filter = nil
-      case let .key(k): filter = .equals([k])
-      case let .time(t): filter = t.isNaN ? .equals([]) : .equals([.number(normalizing: t)])
-      }
-    }
+    let (entityKnown, entity, filter) = p.actualized(bindings)
     if entityKnown {
       guard let e = entity, let list = store.slot(e, a) else { return }
       guard let filter else {
@@ -257,9 +238,9 @@ final class DatalogRun {
       switch list {
       case .empty: return
       case let .one(r):
-        if accepts(filter, store.records[Int(r)].v) { _ = body(r) }
+        if store.accepts(filter, store.records[Int(r)].v) { _ = body(r) }
       case let .many(all):
-        for r in all where accepts(filter, store.records[Int(r)].v) {
+        for r in all where store.accepts(filter, store.records[Int(r)].v) {
           if body(r) { return }
         }
       }
@@ -287,21 +268,52 @@ final class DatalogRun {
     case let .failing(message):
       if !byValue.isEmpty { throw .error(message) }
     default:
-      for (k, list) in byValue where accepts(filter, k) {
+      for (k, list) in byValue where store.accepts(filter, k) {
         var stop = false
         list.forEach { r in if !stop { stop = body(r) } }
         if stop { return }
       }
     }
   }
+}
 
+extension Pattern {
+  /// The pattern's entity and value under `bindings`, as the reference's `actualize` sees them:
+  /// whether the entity is known (and which, `nil` when it cannot be an entity), and the filter on
+  /// the value (`nil` when unbound).
+  func actualized(_ bindings: [Bound]) -> (entityKnown: Bool, entity: UInt32?, filter: ValueTerm?) {
+    var entity: UInt32? = nil
+    var entityKnown = true
+    switch e {
+    case let .variable(i):
+      switch bindings[i] {
+      case .unbound: entityKnown = false
+      case let .key(k): entity = k.sym
+      case .time: entity = nil
+      }
+    case let .entity(s): entity = s
+    case .nothing: entity = nil
+    }
+    var filter: ValueTerm? = v
+    if case let .variable(i) = v {
+      switch bindings[i] {
+      case .unbound: filter = nil
+      case let .key(k): filter = .equals([k])
+      case let .time(t): filter = t.isNaN ? .equals([]) : .equals([.number(normalizing: t)])
+      }
+    }
+    return (entityKnown, entity, filter)
+  }
+}
+
+extension TripleStore {
   /// The records that show `attr` is present on `candidate` (or, reversed, that something points at it).
   func presenceRecords(_ candidate: ValueKey, _ attr: UInt32, _ reverse: Bool) -> [UInt32] {
     guard let c = candidate.sym else { return [] }
-    if !reverse { return store.slot(c, attr)?.array ?? [] }
+    if !reverse { return slot(c, attr)?.array ?? [] }
     var out: [UInt32] = []
-    for slot in store.vae[c] ?? [] where slot.attr == attr {
-      slot.sources.forEach { source in if let r = store.record(source, attr, candidate) { out.append(r) } }
+    for slot in vae[c] ?? [] where slot.attr == attr {
+      slot.sources.forEach { source in if let r = record(source, attr, candidate) { out.append(r) } }
     }
     return out
   }
@@ -314,28 +326,26 @@ final class DatalogRun {
     case let .isNull(attr, isNull, reverse):
       let valueIsNull: Bool
       if reverse {
-        if let target = v.sym, let slots = store.vae[target], let attr {
+        if let target = v.sym, let slots = vae[target], let attr {
           valueIsNull = !slots.contains { $0.attr == attr }
         } else {
           valueIsNull = true
         }
       } else {
-        if let attr, store.aev[attr] != nil, let candidate = v.sym, let list = store.slot(candidate, attr) {
+        if let attr, aev[attr] != nil, let candidate = v.sym, let list = slot(candidate, attr) {
           var hasNull = false
-          list.forEach { if store.records[Int($0)].v == .null { hasNull = true } }
+          list.forEach { if records[Int($0)].v == .null { hasNull = true } }
           valueIsNull = hasNull
         } else {
           valueIsNull = true
         }
       }
       return isNull ? valueIsNull : !valueIsNull
-    case let .compare(predicate): return predicate.test(store.jsValue(v))
+    case let .compare(predicate): return predicate.test(jsValue(v))
     case .variable, .nothing, .failing: return false
     }
   }
-}
 
-extension TripleStore {
   /// A stored value as JavaScript sees it.
   func jsValue(_ key: ValueKey) -> JSValue {
     switch key {

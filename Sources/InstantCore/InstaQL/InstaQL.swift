@@ -79,6 +79,11 @@ final class FormNode {
   let parent: (etype: String, level: Int, label: String)?
   var compiled: Result<CompiledForm, QueryFailure>?
   var children: [String: ChildLink] = [:]
+  /// Child labels (`Object.keys(form)` without `$`), computed once.
+  lazy var labels: [String] = JSObjects.keys(form).filter { $0 != "$" }
+  lazy var optionsCache: FormOptions = FormOptions(self)
+  var objectAttrsCache: [(String, UInt32)]?
+  var singularCache: [String: Bool] = [:]
 
   init(etype: String, level: Int, form: JSON, parent: (etype: String, level: Int, label: String)? = nil) {
     self.etype = etype
@@ -93,6 +98,36 @@ final class FormNode {
   /// No `offset`, `before` or `after`: the query starts at the beginning of its order.
   var isLeading: Bool {
     !JSValue(option("offset")).isTruthy && !JSValue(option("before")).isTruthy && !JSValue(option("after")).isTruthy
+  }
+}
+
+/// A form's options, read once: direction, order field, limit, leading.
+struct FormOptions {
+  var ascending = true
+  var descending = false
+  var order: JSON?
+  var orderLabel: String?
+  var limit: JSON?
+  var isLeading: Bool
+
+  init(_ node: FormNode) {
+    isLeading = node.isLeading
+    order = node.option("order")
+    if let order, JSValue(order).isTruthy {
+      let firstKey = JSObjects.keys(order).first
+      orderLabel = firstKey
+      let d = JSValue(JSObjects.get(order, firstKey ?? "undefined"))
+      if d.isTruthy {
+        ascending = d.strictEquals(.string("asc"))
+        descending = d.strictEquals(.string("desc"))
+      }
+    } else {
+      order = nil
+    }
+    for key in ["limit", "first", "last"] {
+      limit = node.option(key)
+      if JSValue(limit).isTruthy { break }
+    }
   }
 }
 
@@ -112,20 +147,23 @@ struct CompiledForm {
   var entityVar: Int
   var timeVar: Int
   var parentVar: Int?
+  /// Set when the form has no `where`: its answers are read straight from the indexes.
+  var simple: SimpleForm?
+}
+
+/// A form without `where`: entities of the namespace, or the linked entities of a parent.
+struct SimpleForm {
+  var idAttr: UInt32?
+  var joinAttr: UInt32?
+  var joinForward: Bool
 }
 
 final class QueryRun {
   let store: TripleStore
-  var uuidKeys: [UInt32: UUIDKey] = [:]
 
   init(store: TripleStore) { self.store = store }
 
-  func uuidKey(_ e: UInt32) -> UUIDKey {
-    if let k = uuidKeys[e] { return k }
-    let k = UUIDKey(store.symbols[e])
-    uuidKeys[e] = k
-    return k
-  }
+  func uuidKey(_ e: UInt32) -> UUIDKey { store.uuidKey(e) }
 
   /// `queryOne`: the entities of a form, each extended with its children.
   func queryOne(_ node: FormNode, parent: UInt32?, pageInfo: JSON?) throws(QueryFailure)
@@ -140,14 +178,14 @@ final class QueryRun {
       if case .attrNotFound = failure { return [] }
       throw failure
     }
-    let labels = JSObjects.keys(node.form).filter { $0 != "$" }
+    let labels = node.labels
     if labels.isEmpty { return objects.map { .object($0) } }
     var out: [JSON] = []
     out.reserveCapacity(objects.count)
     for (i, e) in entities.enumerated() {
       var object = objects[i]
       for label in labels {
-        let singular = store.cardinalityInference && store.attrs.isSingularLink(node.etype, label)
+        let singular = isSingular(node, label)
         let link = try childLink(node, label)
         guard case let .node(child) = link else {
           object[label] = singular ? nil : .array([])
@@ -163,6 +201,14 @@ final class QueryRun {
       out.append(.object(object))
     }
     return out
+  }
+
+  func isSingular(_ node: FormNode, _ label: String) -> Bool {
+    guard store.cardinalityInference else { return false }
+    if let cached = node.singularCache[label] { return cached }
+    let value = store.attrs.isSingularLink(node.etype, label)
+    node.singularCache[label] = value
+    return value
   }
 
   func childLink(_ node: FormNode, _ label: String) throws(QueryFailure) -> ChildLink {
@@ -198,17 +244,29 @@ final class QueryRun {
         parentVar = compiler.variables.named("?\(parent.etype)-\(parent.level)")
       }
       let whereValue = node.option("where")
+      var simple: SimpleForm? = nil
       if let whereValue, JSValue(whereValue).isTruthy {
         clauses.append(contentsOf: try compiler.parseWhere(VariableNamer(), node.etype, node.level, whereValue))
+      } else {
+        var join: UInt32? = nil
+        var forward = true
+        if case let .pattern(p)? = clauses.first {
+          join = p.a
+          if case .variable = p.e, let parentVar, case let .variable(e) = p.e, e == parentVar { forward = true } else {
+            forward = false
+          }
+        }
+        simple = SimpleForm(idAttr: nil, joinAttr: join, joinForward: forward)
       }
       let id = try compiler.idPattern(node.etype, node.level)
+      simple?.idAttr = id.a
       clauses.append(.pattern(id))
       guard case let .variable(entityVar) = id.e else { throw .error("internal: id pattern without variable") }
       let bound: Set<Int> = parentVar.map { [$0] } ?? []
       let planned = Planner.plan(clauses, bound: bound).clauses
       return CompiledForm(
         clauses: planned, written: clauses, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
-        parentVar: parentVar)
+        parentVar: parentVar, simple: simple)
     }
     node.compiled = result
     return try result.get()
@@ -224,28 +282,15 @@ final class QueryRun {
       return ([], [])
     }
     let compiled = try compile(node)
-    let run = DatalogRun(
-      store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
-    if let parentVar = compiled.parentVar, let parent {
-      run.bindings[parentVar] = .key(.sym(parent))
-    }
-    try run.run(compiled.clauses)
-
-    // Order.
-    let order = node.option("order")
-    var direction: JSValue = .string("asc")
-    if let order, JSValue(order).isTruthy {
-      let firstKey = JSObjects.keys(order).first ?? "undefined"
-      let d = JSValue(JSObjects.get(order, firstKey))
-      if d.isTruthy { direction = d }
-    }
-    let ascending = direction.strictEquals(.string("asc"))
-    let descending = direction.strictEquals(.string("desc"))
+    let answers = try self.answers(compiled, parent: parent)
+    let options = node.optionsCache
+    let ascending = options.ascending
+    let descending = options.descending
     var orderAttr: Attr? = nil
     if let startCursor, JSValue(startCursor).isTruthy {
       if let attrId = JSObjects.get(startCursor, "1")?.stringValue { orderAttr = store.attrs[attrId] }
-    } else if let order, JSValue(order).isTruthy {
-      if let label = JSObjects.keys(order).first { orderAttr = store.attrs.forward(node.etype, label) }
+    } else if let label = options.orderLabel {
+      orderAttr = store.attrs.forward(node.etype, label)
     }
     let orderByValue = orderAttr.map { $0.forwardIdentity.label != "id" } ?? false
     let dataType = orderAttr?.checkedDataType
@@ -260,38 +305,56 @@ final class QueryRun {
       }
       return (e, isDate ? Ordering.comparableDate(v) : v)
     }
-    var keys = run.answers.map { sortKey($0.e, $0.t) }
     func compareKeys(_ x: (e: UInt32, v: JSValue), _ y: (e: UInt32, v: JSValue)) -> Int {
       ascending
         ? Ordering.compare(uuidKey(x.e), x.v, uuidKey(y.e), y.v, dataType: dataType)
         : Ordering.compare(uuidKey(y.e), y.v, uuidKey(x.e), x.v, dataType: dataType)
     }
-    if needsReferenceOrder(keys, dataType: dataType) {
-      // JavaScript's comparator is inconsistent over these values, so V8's answer depends on its
-      // input order and algorithm: reproduce both.
-      let reference = ReferenceOrderRun(store: store, variableCount: compiled.variableCount)
-      var initial = [Bound](repeating: .unbound, count: compiled.variableCount)
-      if let parentVar = compiled.parentVar, let parent { initial[parentVar] = .key(.sym(parent)) }
-      let contexts = try reference.run(compiled.written, initial: initial)
-      let answers = contexts.compactMap { context -> (e: UInt32, t: Double)? in
-        guard case let .key(.sym(e)) = context[compiled.entityVar] else { return nil }
-        if case let .time(t) = context[compiled.timeVar] { return (e, t) }
-        return (e, .nan)
-      }
-      keys = answers.map { sortKey($0.e, $0.t) }
-      keys = V8Sort.sort(keys, by: compareKeys)
+    var keys: [(e: UInt32, v: JSValue)]
+    if !orderByValue, let sorted = sortedByTime(answers, ascending: ascending) {
+      keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
+    } else if orderByValue, !isDate, dataType != "string", let a = orderAttrSym, let numeric = numericKeys(answers, a),
+      let sorted = sortedByTime(numeric, ascending: ascending)
+    {
+      // Numbers (or missing/null) only: the same comparison without JavaScript values.
+      keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
     } else {
-      var indices = Array(keys.indices)
-      indices.sort { i, j in
-        let c = compareKeys(keys[i], keys[j])
-        return c != 0 ? c < 0 : i < j
+      keys = answers.map { sortKey($0.e, $0.t) }
+      var sorted: [(e: UInt32, v: JSValue)]? = nil
+      if !needsReferenceOrder(keys, dataType: dataType) {
+        // Distinct values can still tie (ICU ignores some characters); ties keep the reference's
+        // input order, so they also need the reference path.
+        var tied = false
+        var indices = Array(keys.indices)
+        indices.sort { i, j in
+          let c = compareKeys(keys[i], keys[j])
+          if c == 0 && keys[i].e != keys[j].e { tied = true }
+          return c != 0 ? c < 0 : i < j
+        }
+        if !tied { sorted = indices.map { keys[$0] } }
       }
-      keys = indices.map { keys[$0] }
+      if let sorted {
+        keys = sorted
+      } else {
+        // JavaScript's comparator is inconsistent over these values, so V8's answer depends on its
+        // input order and algorithm: reproduce both.
+        let reference = ReferenceOrderRun(store: store, variableCount: compiled.variableCount)
+        var initial = [Bound](repeating: .unbound, count: compiled.variableCount)
+        if let parentVar = compiled.parentVar, let parent { initial[parentVar] = .key(.sym(parent)) }
+        let contexts = try reference.run(compiled.written, initial: initial)
+        let answers = contexts.compactMap { context -> (e: UInt32, t: Double)? in
+          guard case let .key(.sym(e)) = context[compiled.entityVar] else { return nil }
+          if case let .time(t) = context[compiled.timeVar] { return (e, t) }
+          return (e, .nan)
+        }
+        keys = answers.map { sortKey($0.e, $0.t) }
+        keys = V8Sort.sort(keys, by: compareKeys)
+      }
     }
 
     // Deduplicate, window by cursors (non-leading only), build objects.
     let attrs = objectAttrs(node)
-    let leading = node.isLeading
+    let leading = options.isLeading
     var seen = Set<UInt32>()
     var entities: [UInt32] = []
     var objects: [JSONObject] = []
@@ -314,12 +377,7 @@ final class QueryRun {
     reorderIntegerLikeIds(&entities, &objects)
 
     // Limit: `limit || first || last`, applied when not nullish.
-    var limit: JSON? = nil
-    for key in ["limit", "first", "last"] {
-      limit = node.option(key)
-      if JSValue(limit).isTruthy { break }
-    }
-    if let limit, !JSValue(limit).isNullish {
+    if let limit = options.limit, !JSValue(limit).isNullish {
       let count = JSValue.number(Double(entities.count))
       if !(count <= JSValue(limit)) {
         let end = Self.sliceEnd(JSValue(limit), count: entities.count)
@@ -330,22 +388,125 @@ final class QueryRun {
     return (entities, objects)
   }
 
+  /// Every `(entity, created-at)` answer of a form for one parent.
+  func answers(_ compiled: CompiledForm, parent: UInt32?) throws(QueryFailure) -> [(e: UInt32, t: Double)] {
+    if let simple = compiled.simple { return simpleAnswers(simple, parent: parent) }
+    let run = DatalogRun(
+      store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
+    if let parentVar = compiled.parentVar, let parent { run.bindings[parentVar] = .key(.sym(parent)) }
+    try run.run(compiled.clauses)
+    return run.answers
+  }
+
+  /// The answers of `[parent, link, ?e] [?e, id, ?e, ?t]` (or just the id pattern) read from the
+  /// indexes directly.
+  func simpleAnswers(_ simple: SimpleForm, parent: UInt32?) -> [(e: UInt32, t: Double)] {
+    guard let idAttr = simple.idAttr else { return [] }
+    var out: [(e: UInt32, t: Double)] = []
+    func addIfMember(_ e: UInt32) {
+      guard let list = store.slot(e, idAttr) else { return }
+      list.forEach { r in
+        let rec = store.records[Int(r)]
+        if rec.v == .sym(e) { out.append((e, rec.t)) }
+      }
+    }
+    guard let parent else {
+      for (_, list) in store.aev[idAttr] ?? [:] {
+        list.forEach { r in
+          let rec = store.records[Int(r)]
+          if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
+        }
+      }
+      return out
+    }
+    guard let join = simple.joinAttr else { return [] }
+    if simple.joinForward {
+      store.slot(parent, join)?.forEach { r in
+        if let child = store.records[Int(r)].v.sym { addIfMember(child) }
+      }
+    } else {
+      store.aev[join]?[.sym(parent)]?.forEach { r in addIfMember(store.records[Int(r)].e) }
+    }
+    return out
+  }
+
+  /// Each answer's first value of `attr` as a number (NaN when missing or null); `nil` as soon as
+  /// a value is anything else.
+  func numericKeys(_ answers: [(e: UInt32, t: Double)], _ attr: UInt32) -> [(e: UInt32, t: Double)]? {
+    var out: [(e: UInt32, t: Double)] = []
+    out.reserveCapacity(answers.count)
+    for (e, _) in answers {
+      guard let r = store.slot(e, attr)?.first else {
+        out.append((e, .nan))
+        continue
+      }
+      switch store.records[Int(r)].v {
+      case let .number(n): out.append((e, n))
+      case .null: out.append((e, .nan))
+      default: return nil
+      }
+    }
+    return out
+  }
+
+  /// Sorts answers by creation time with a uuid tie-break when every id is a UUID: the common
+  /// case, without JavaScript values. `nil` when the general comparator is needed.
+  func sortedByTime(_ answers: [(e: UInt32, t: Double)], ascending: Bool) -> [(e: UInt32, t: Double)]? {
+    var keyed: [(e: UInt32, t: Double, id: UUIDBits)] = []
+    keyed.reserveCapacity(answers.count)
+    for (e, t) in answers {
+      let bits = Int(e) < store.entityUUID.count ? store.entityUUID[Int(e)] : .invalid
+      guard bits.isValid else { return nil }
+      keyed.append((e, t, bits))
+    }
+    func less(_ x: (e: UInt32, t: Double, id: UUIDBits), _ y: (e: UInt32, t: Double, id: UUIDBits)) -> Bool {
+      if x.t == y.t || (x.t.isNaN && y.t.isNaN) {
+        return x.id.hi != y.id.hi ? x.id.hi < y.id.hi : x.id.lo < y.id.lo
+      }
+      if y.t.isNaN { return false }
+      if x.t.isNaN { return true }
+      return x.t < y.t
+    }
+    if ascending {
+      keyed.sort(by: less)
+    } else {
+      keyed.sort { less($1, $0) }
+    }
+    return keyed.map { ($0.e, $0.t) }
+  }
+
   /// Whether JavaScript's comparator could be inconsistent over these sort keys (mixed strings and
   /// non-strings, objects, NaN) or tie distinct entities (ids that are not UUIDs).
   func needsReferenceOrder(_ keys: [(e: UInt32, v: JSValue)], dataType: String?) -> Bool {
+    // Values of one primitive type compare consistently; across types JavaScript coerces, and
+    // values that coerce equal without being `===` (true and 1, "5" and 5) compare both ways.
     var sawString = false
-    var sawOther = false
+    var sawNumber = false
+    var sawBool = false
     for (e, v) in keys {
       switch v {
       case .undefined, .null: break
       case .string: sawString = true
-      case let .number(n): if n.isNaN { return true } else { sawOther = true }
-      case .bool: sawOther = true
+      case let .number(n): if n.isNaN { return true } else { sawNumber = true }
+      case .bool: sawBool = true
       case .object: if dataType != "string" { return true }
       }
-      if !Self.isUUID(store.symbols[e]) { return true }
+      if !store.uuidKey(e).bits.isValid { return true }
     }
-    return sawString && sawOther && dataType != "string"
+    let kinds = (sawString ? 1 : 0) + (sawNumber ? 1 : 0) + (sawBool ? 1 : 0)
+    if dataType != "string" { return kinds > 1 }
+    // ICU collation compares ToString values, and calls canonically equivalent strings equal:
+    // distinct values that tie there keep their input order, which is the reference's.
+    var byCollationKey: [String: JSValue] = [:]
+    for (_, v) in keys where !v.isNullish {
+      let text = v.toJSString
+      if let seen = byCollationKey[text] {
+        if !seen.strictEquals(v) { return true }
+      } else {
+        byCollationKey[text] = v
+      }
+    }
+    return false
   }
 
   static func isUUID(_ s: String) -> Bool {
@@ -404,6 +565,13 @@ final class QueryRun {
 
   /// The blob attrs an entity object shows: `fields` (blob labels only, plus `id`) or all.
   func objectAttrs(_ node: FormNode) -> [(String, UInt32)] {
+    if let cached = node.objectAttrsCache { return cached }
+    let result = computeObjectAttrs(node)
+    node.objectAttrsCache = result
+    return result
+  }
+
+  func computeObjectAttrs(_ node: FormNode) -> [(String, UInt32)] {
     var chosen: [(String, Attr)] = []
     if case let .array(fields)? = node.option("fields") {
       var labels: [String: Int] = [:]

@@ -17,12 +17,58 @@ enum Ordering {
   }
 }
 
+/// A canonical UUID's 16 bytes as two integers (`valid` is false for any other string).
+struct UUIDBits: Sendable, Equatable {
+  var hi: UInt64
+  var lo: UInt64
+
+  static let invalid = UUIDBits(hi: .max, lo: .max)
+  var isValid: Bool { self != .invalid }
+
+  init(hi: UInt64, lo: UInt64) {
+    self.hi = hi
+    self.lo = lo
+  }
+
+  /// Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (either case).
+  init(_ s: String) {
+    var hi: UInt64 = 0
+    var lo: UInt64 = 0
+    var digits = 0
+    var ok = true
+    var count = 0
+    for (i, u) in s.utf8.enumerated() {
+      count += 1
+      if i == 8 || i == 13 || i == 18 || i == 23 {
+        if u != 0x2D { ok = false; break }
+        continue
+      }
+      guard let d = UUIDKey.hexDigit(UInt16(u)) else { ok = false; break }
+      if digits < 16 { hi = hi << 4 | UInt64(d) } else { lo = lo << 4 | UInt64(d) }
+      digits += 1
+    }
+    self = ok && count == 36 && digits == 32 ? UUIDBits(hi: hi, lo: lo) : .invalid
+  }
+}
+
 /// An entity id as the 16 "bytes" `uuidCompare` reads: `parseInt` of each pair of hex digits
-/// once dashes are removed (NaN where a pair is not hex, as in JavaScript).
+/// once dashes are removed (NaN where a pair is not hex, as in JavaScript). Canonical UUIDs
+/// compare as two integers; anything else takes the general path.
 struct UUIDKey {
+  let bits: UUIDBits
   let bytes: [Double]
 
+  init(bits: UUIDBits, id: @autoclosure () -> String) {
+    self.bits = bits
+    self.bytes = bits.isValid ? [] : UUIDKey.parseBytes(id())
+  }
+
   init(_ id: String) {
+    let bits = UUIDBits(id)
+    self.init(bits: bits, id: id)
+  }
+
+  static func parseBytes(_ id: String) -> [Double] {
     let hex = Array(id.utf16.filter { $0 != 0x2D })
     var bytes: [Double] = []
     bytes.reserveCapacity((hex.count + 1) / 2)
@@ -31,7 +77,7 @@ struct UUIDKey {
       bytes.append(UUIDKey.parseIntHex(Array(hex[i..<min(i + 2, hex.count)])))
       i += 2
     }
-    self.bytes = bytes
+    return bytes
   }
 
   /// `parseInt(s, 16)` for a one- or two-unit string.
@@ -54,6 +100,10 @@ struct UUIDKey {
     return any ? sign * value : .nan
   }
 
+  static func bytes(of bits: UUIDBits) -> [Double] {
+    (0..<8).map { Double((bits.hi >> UInt64(56 - 8 * $0)) & 0xFF) } + (0..<8).map { Double((bits.lo >> UInt64(56 - 8 * $0)) & 0xFF) }
+  }
+
   static func hexDigit(_ u: UInt16) -> Int? {
     switch u {
     case 0x30...0x39: return Int(u - 0x30)
@@ -65,9 +115,16 @@ struct UUIDKey {
 
   /// `compareByteArrays(a, b)`: over a's length; comparisons with NaN or missing bytes are false.
   func compare(_ other: UUIDKey) -> Int {
-    for i in 0..<bytes.count {
-      let x = bytes[i]
-      let y = i < other.bytes.count ? other.bytes[i] : .nan
+    if bits.isValid && other.bits.isValid {
+      if bits.hi != other.bits.hi { return bits.hi < other.bits.hi ? -1 : 1 }
+      if bits.lo != other.bits.lo { return bits.lo < other.bits.lo ? -1 : 1 }
+      return 0
+    }
+    let mine = bits.isValid ? UUIDKey.bytes(of: bits) : bytes
+    let theirs = other.bits.isValid ? UUIDKey.bytes(of: other.bits) : other.bytes
+    for i in 0..<mine.count {
+      let x = mine[i]
+      let y = i < theirs.count ? theirs[i] : .nan
       if x < y { return -1 }
       if x > y { return 1 }
     }

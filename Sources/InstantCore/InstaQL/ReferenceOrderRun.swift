@@ -75,27 +75,7 @@ final class ReferenceOrderRun {
 
   func candidates(_ p: Pattern, _ bindings: [Bound]) throws(QueryFailure) -> [UInt32] {
     guard let a = p.a else { return [] }
-    var entity: UInt32? = nil
-    var entityKnown = true
-    switch p.e {
-    case let .variable(i):
-      switch bindings[i] {
-      case .unbound: entityKnown = false
-      case let .key(k): entity = k.sym
-      case .time: entity = nil
-      }
-    case let .entity(s): entity = s
-    case .nothing: entity = nil
-    }
-    var filter: ValueTerm? = p.v
-    if case let .variable(i) = p.v {
-      switch bindings[i] {
-      case .unbound: filter = nil
-      case let .key(k): filter = .equals([k])
-      case let .time(t): filter = t.isNaN ? .equals([]) : .equals([.number(normalizing: t)])
-      }
-    }
-    let evaluator = DatalogRun(store: store, variableCount: 0, entityVar: 0, timeVar: 0)
+    let (entityKnown, entity, filter) = p.actualized(bindings)
     func fromSlot(_ e: UInt32) throws(QueryFailure) -> [UInt32] {
       guard let list = store.slot(e, a) else { return [] }
       guard let filter else { return list.array }
@@ -105,7 +85,7 @@ final class ReferenceOrderRun {
       case let .failing(message):
         throw .error(message)
       default:
-        return list.array.filter { evaluator.accepts(filter, store.records[Int($0)].v) }
+        return list.array.filter { store.accepts(filter, store.records[Int($0)].v) }
       }
     }
     if entityKnown {

@@ -101,124 +101,150 @@ enum JSDate {
   // MARK: Legacy forms
 
   static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+  static let zones: [String: Int] = [
+    "z": 0, "ut": 0, "utc": 0, "gmt": 0, "est": -300, "edt": -240, "cst": -360, "cdt": -300, "mst": -420,
+    "mdt": -360, "pst": -480, "pdt": -420,
+  ]
 
-  static func parseLegacy(_ s: String) -> Double? {
-    // Tokenise into words, numbers and separators.
-    var tokens: [String] = []
-    var current = ""
-    for c in s {
-      if c.isLetter || c.isNumber {
-        if let last = current.last, last.isLetter != c.isLetter {
-          tokens.append(current)
-          current = ""
-        }
-        current.append(c)
+  /// V8's fallback parser, for the forms `Date.parse` accepts beyond ISO 8601: numeric dates with
+  /// `/`, `-` or `.` (year first when the first number has three or more digits, else month/day/year),
+  /// month names, a time anywhere, AM/PM, zone names and offsets, weekdays and `(comments)` ignored.
+  static func parseLegacy(_ input: String) -> Double? {
+    // Drop parenthesised comments.
+    var s = ""
+    var depth = 0
+    for c in input {
+      if c == "(" { depth += 1; continue }
+      if c == ")" { depth = max(0, depth - 1); continue }
+      if depth == 0 { s.append(c) }
+    }
+    enum Token: Equatable { case number(Int, digits: Int), word(String), symbol(Character) }
+    var tokens: [Token] = []
+    var i = s.startIndex
+    while i < s.endIndex {
+      let c = s[i]
+      if c.isASCII && c.isNumber {
+        var j = i
+        while j < s.endIndex, s[j].isASCII, s[j].isNumber { j = s.index(after: j) }
+        let text = s[i..<j]
+        guard text.count <= 9, let n = Int(text) else { return nil }
+        tokens.append(.number(n, digits: text.count))
+        i = j
+      } else if c.isLetter {
+        var j = i
+        while j < s.endIndex, s[j].isLetter { j = s.index(after: j) }
+        tokens.append(.word(s[i..<j].lowercased()))
+        i = j
       } else {
-        if !current.isEmpty { tokens.append(current); current = "" }
-        if c == ":" || c == "/" || c == "+" || c == "-" || c == "." { tokens.append(String(c)) }
+        if ":/-.+,".contains(c) { tokens.append(.symbol(c)) }
+        i = s.index(after: i)
       }
     }
-    if !current.isEmpty { tokens.append(current) }
-    var year: Int?, month: Int?, day: Int?
-    var hour = 0, minute = 0, second = 0, millis = 0.0
+    var hour: Int?, minute = 0, second = 0, millis = 0.0
     var offset: Int? = nil
-    var numbers: [Int] = []
-    var i = 0
+    var month: Int? = nil
+    var numbers: [(Int, Int)] = []
     var pm: Bool? = nil
-    while i < tokens.count {
-      let token = tokens[i]
-      let lower = token.lowercased()
-      if let n = Int(token) {
-        if i + 2 < tokens.count, tokens[i + 1] == ":", let mi = Int(tokens[i + 2]) {
+    var afterTimeOrZone = false
+    var k = 0
+    func number(_ at: Int) -> (Int, Int)? {
+      guard at < tokens.count, case let .number(n, d) = tokens[at] else { return nil }
+      return (n, d)
+    }
+    while k < tokens.count {
+      switch tokens[k] {
+      case let .number(n, digits):
+        if k + 2 < tokens.count, tokens[k + 1] == .symbol(":"), let (m, _) = number(k + 2), hour == nil {
           hour = n
-          minute = mi
-          i += 3
-          if i + 1 < tokens.count, tokens[i] == ":", let sec = Int(tokens[i + 1]) {
+          minute = m
+          afterTimeOrZone = true
+          k += 3
+          if k + 1 < tokens.count, tokens[k] == .symbol(":"), let (sec, _) = number(k + 1) {
             second = sec
-            i += 2
-            if i + 1 < tokens.count, tokens[i] == ".", let frac = Int(tokens[i + 1].prefix(3)) {
-              millis = Double(frac) * pow10(3 - min(3, tokens[i + 1].count))
-              i += 2
+            k += 2
+            if k + 1 < tokens.count, tokens[k] == .symbol("."), let (frac, d) = number(k + 1) {
+              millis = Double(frac) / pow10(d) * 1000
+              millis.round(.towardZero)
+              k += 2
             }
           }
           continue
         }
-        if i + 4 < tokens.count, tokens[i + 1] == "/", tokens[i + 3] == "/", let d = Int(tokens[i + 2]),
-          let y = Int(tokens[i + 4])
-        {
-          month = n
-          day = d
-          year = y < 50 ? 2000 + y : (y < 100 ? 1900 + y : y)
-          i += 5
+        numbers.append((n, digits))
+        afterTimeOrZone = false
+        k += 1
+      case let .word(w):
+        afterTimeOrZone = false
+        if let z = zones[w] {
+          offset = z
+          afterTimeOrZone = true
+        } else if w == "am" || w == "pm" {
+          pm = w == "pm"
+        } else if w == "t" {
+          // ISO-like separator.
+        } else if let m = monthNames.firstIndex(where: { w.hasPrefix($0) }), w.count >= 3, month == nil {
+          month = m + 1
+        } else if ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains(where: { w.hasPrefix($0) }) {
+          // Weekday names are ignored.
+        } else {
+          return nil
+        }
+        k += 1
+      case let .symbol(c):
+        if c == "+" || c == "-", afterTimeOrZone, let (v, d) = number(k + 1) {
+          afterTimeOrZone = false
+          var minutes = d <= 2 ? v * 60 : (v / 100) * 60 + v % 100
+          k += 2
+          if d <= 2, k + 1 < tokens.count, tokens[k] == .symbol(":"), let (mm, _) = number(k + 1) {
+            minutes += mm
+            k += 2
+          }
+          offset = (c == "-" ? -1 : 1) * minutes
           continue
         }
-        numbers.append(n)
-        i += 1
-        continue
+        k += 1
       }
-      if let m = monthNames.firstIndex(where: { lower.hasPrefix($0) }), lower.count >= 3 {
-        month = m + 1
-        i += 1
-        continue
-      }
-      if lower == "gmt" || lower == "utc" || lower == "z" {
-        offset = offset ?? 0
-        i += 1
-        continue
-      }
-      if lower == "am" || lower == "pm" {
-        pm = lower == "pm"
-        i += 1
-        continue
-      }
-      if (token == "+" || token == "-"), i + 1 < tokens.count, let v = Int(tokens[i + 1]) {
-        let sign = token == "-" ? -1 : 1
-        var h = v / 100, m = v % 100
-        if tokens[i + 1].count <= 2 {
-          h = v
-          m = 0
-          if i + 3 < tokens.count, tokens[i + 2] == ":", let mm = Int(tokens[i + 3]) {
-            m = mm
-            i += 2
-          }
+    }
+    var year: Int, mo: Int, day: Int
+    if let month {
+      mo = month
+      switch numbers.count {
+      case 1:
+        year = numbers[0].0
+        day = 1
+      case 2...:
+        if numbers[0].1 >= 3 || numbers[0].0 > 31 {
+          year = numbers[0].0
+          day = numbers[1].0
+        } else {
+          day = numbers[0].0
+          year = numbers[1].0
         }
-        if year == nil, numbers.count < 1, token == "-" { return nil }
-        offset = sign * (h * 60 + m)
-        i += 2
-        continue
+      default: return nil
       }
-      if ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains(where: { lower.hasPrefix($0) }) {
-        i += 1
-        continue
-      }
-      if token == "/" || token == "-" || token == "." {
-        i += 1
-        continue
-      }
-      return nil
-    }
-    if let pm {
-      if pm && hour < 12 { hour += 12 }
-      if !pm && hour == 12 { hour = 0 }
-    }
-    if month != nil, year == nil {
-      // "Jan 7 2021" / "7 Jan 2021"
+    } else {
       guard numbers.count >= 2 else { return nil }
-      if numbers[0] > 31 {
-        year = numbers[0]
-        day = numbers[1]
+      if numbers[0].1 >= 3 {
+        year = numbers[0].0
+        mo = numbers[1].0
+        day = numbers.count > 2 ? numbers[2].0 : 1
       } else {
-        day = numbers[0]
-        year = numbers[1]
+        guard numbers.count >= 3 else { return nil }
+        mo = numbers[0].0
+        day = numbers[1].0
+        year = numbers[2].0
       }
-    } else if month == nil {
-      return nil
     }
-    guard var y = year, let mo = month, let d = day else { return nil }
-    if y < 100, y >= 0 { y += y < 50 ? 2000 : 1900 }
-    guard (1...12).contains(mo), d >= 1, d <= 31, hour < 24, minute < 60, second < 60 else { return nil }
-    let days = daysFromCivil(y, mo, d)
-    var t = Double(days) * 86_400_000 + Double(hour * 3_600_000 + minute * 60_000 + second * 1000) + millis
+    if year < 100, numbers.first(where: { $0.0 == year })?.1 ?? 4 <= 2 { year += year < 50 ? 2000 : 1900 }
+    var h = hour ?? 0
+    if let pm {
+      guard h <= 12 else { return nil }
+      if pm && h < 12 { h += 12 }
+      if !pm && h == 12 { h = 0 }
+    }
+    guard (1...12).contains(mo), (1...31).contains(day), h <= 24, minute < 60, second < 60 else { return nil }
+    let days = daysFromCivil(year, mo, day)
+    var t = Double(days) * 86_400_000 + Double(h * 3_600_000 + minute * 60_000 + second * 1000) + millis
     if let offset { t -= Double(offset) * 60_000 }
     return timeClip(t)
   }

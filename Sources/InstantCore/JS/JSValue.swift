@@ -46,7 +46,7 @@ enum JSValue {
     case (.undefined, .undefined), (.null, .null): return true
     case let (.bool(a), .bool(b)): return a == b
     case let (.number(a), .number(b)): return a == b
-    case let (.string(a), .string(b)): return a == b
+    case let (.string(a), .string(b)): return a.isExactly(b)
     case let (.object(_, i), .object(_, j)): return i >= 0 && i == j
     default: return false
     }

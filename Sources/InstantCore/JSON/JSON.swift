@@ -24,7 +24,7 @@ extension JSON: Equatable {
     case (.null, .null): return true
     case let (.bool(a), .bool(b)): return a == b
     case let (.number(a), .number(b)): return a == b
-    case let (.string(a), .string(b)): return a == b
+    case let (.string(a), .string(b)): return a.isExactly(b)
     case let (.array(a), .array(b)): return a == b
     case let (.object(a), .object(b)):
       guard a.count == b.count else { return false }

@@ -166,8 +166,7 @@ extension TripleStore {
       if let etype, ServerSteps.systemEtypes.contains(etype), !ctx.systemWrite, etype != "$users" {
         throw TransactionError("permission-denied", "Permission denied: cannot delete \(etype) entities.")
       }
-      var visited = Set<String>()
-      serverDeleteEntity(e, etype: etype, visited: &visited)
+      serverDeleteEntity(e, etype: etype)
     default:
       throw .invalid("unknown op \(op)", step: stepJSON)
     }
@@ -429,29 +428,30 @@ extension TripleStore {
 
   /// `delete-entity` as the server does it: the entity's triples in `etype` (all when `nil`) and the
   /// links pointing at it, then cascades.
-  mutating func serverDeleteEntity(_ e: UInt32, etype: String?, visited: inout Set<String>) {
-    let visitKey = symbols[e] + "\u{0}" + (etype ?? "")
-    guard visited.insert(visitKey).inserted else { return }
-    var cascades: [(UInt32, String?)] = []
-    for slot in entitySlots(e) ?? [] {
-      guard let attr = attrs[symbols[slot.attr]] else { continue }
-      guard etype == nil || attr.forwardIdentity.etype == etype else { continue }
-      for r in slot.triples.array {
-        if attr.isRef, attr.onDeleteReverse == "cascade", let target = records[Int(r)].v.sym {
-          cascades.append((target, attr.reverseIdentity?.etype))
+  mutating func serverDeleteEntity(_ start: UInt32, etype startEtype: String?) {
+    var work: [(UInt32, String?)] = [(start, startEtype)]
+    var visited = Set<String>()
+    while let (e, etype) = work.popLast() {
+      guard visited.insert(symbols[e] + "\u{0}" + (etype ?? "")).inserted else { continue }
+      for slot in entitySlots(e) ?? [] {
+        guard let attr = attrs[symbols[slot.attr]] else { continue }
+        guard etype == nil || attr.forwardIdentity.etype == etype else { continue }
+        for r in slot.triples.array {
+          if attr.isRef, attr.onDeleteReverse == "cascade", let target = records[Int(r)].v.sym {
+            work.append((target, attr.reverseIdentity?.etype))
+          }
+          serverRemoveRecord(r)
         }
-        serverRemoveRecord(r)
+      }
+      for slot in vae[e] ?? [] {
+        guard let attr = attrs[symbols[slot.attr]] else { continue }
+        guard etype == nil || attr.reverseIdentity?.etype == etype else { continue }
+        for source in slot.sources.array {
+          if let r = record(source, slot.attr, .sym(e)) { serverRemoveRecord(r) }
+          if attr.onDelete == "cascade" { work.append((source, attr.forwardIdentity.etype)) }
+        }
       }
     }
-    for slot in vae[e] ?? [] {
-      guard let attr = attrs[symbols[slot.attr]] else { continue }
-      guard etype == nil || attr.reverseIdentity?.etype == etype else { continue }
-      for source in slot.sources.array {
-        if let r = record(source, slot.attr, .sym(e)) { serverRemoveRecord(r) }
-        if attr.onDelete == "cascade" { cascades.append((source, attr.forwardIdentity.etype)) }
-      }
-    }
-    for (target, targetEtype) in cascades { serverDeleteEntity(target, etype: targetEtype, visited: &visited) }
   }
 
   /// The reference writes explicit `null`s for the indexed blob attrs a new entity does not set.

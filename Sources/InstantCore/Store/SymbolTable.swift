@@ -3,19 +3,19 @@
 /// stored once.
 struct SymbolTable: Sendable {
   private(set) var strings: [String] = []
-  private var ids: [String: UInt32] = [:]
+  private var ids: [ExactString: UInt32] = [:]
 
   var count: Int { strings.count }
 
   mutating func intern(_ s: String) -> UInt32 {
-    if let id = ids[s] { return id }
+    if let id = ids[ExactString(s)] { return id }
     let id = UInt32(strings.count)
     strings.append(s)
-    ids[s] = id
+    ids[ExactString(s)] = id
     return id
   }
 
-  func lookup(_ s: String) -> UInt32? { ids[s] }
+  func lookup(_ s: String) -> UInt32? { ids[ExactString(s)] }
 
   subscript(id: UInt32) -> String { strings[Int(id)] }
 
@@ -128,4 +128,24 @@ enum IndexList: Sendable {
       self = a.count == 1 ? .one(a[0]) : (a.isEmpty ? .empty : .many(a))
     }
   }
+}
+
+/// A string compared by its exact code units, as JavaScript compares strings. Swift's `==`
+/// treats canonically equivalent strings (`"é"` and `"e\u{301}"`) as equal; JavaScript does not.
+struct ExactString: Hashable, Sendable {
+  let value: String
+
+  init(_ value: String) { self.value = value }
+
+  static func == (a: ExactString, b: ExactString) -> Bool { a.value.utf8.elementsEqual(b.value.utf8) }
+
+  func hash(into hasher: inout Hasher) {
+    var copy = value
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}
+
+extension String {
+  /// Equal code unit for code unit (JavaScript's `===` on strings).
+  func isExactly(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
 }

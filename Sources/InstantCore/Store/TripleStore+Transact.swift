@@ -211,51 +211,86 @@ extension TripleStore {
   }
 
   /// `delete-entity` with the reference client's cascade rules (instaql.md §7).
+  ///
+  /// The reference recurses into cascades in the middle of its loops; this runs the same steps
+  /// in the same order on an explicit stack, so a long cascade chain cannot overflow the native
+  /// stack. A cascade cycle recurses forever in JavaScript and ends in "Maximum call stack size
+  /// exceeded"; here it ends in the same error once the stack is `maxCascadeDepth` deep.
   mutating func deleteEntity(_ lookup: JSON, etype: JSON?, depth: Int) throws(StoreError) {
-    guard depth < 2_000 else { throw StoreError("Maximum call stack size exceeded (delete-entity cascade cycle)") }
-    let id: UInt32
-    switch lookup {
-    case let .array(l):
-      guard let resolved = resolveLookup(l) else { return }
-      id = resolved
-    case let .string(s):
-      guard !s.isEmpty, let known = symbols.lookup(s) else { return }
-      id = known
-    default:
-      return
+    var stack: [DeleteFrame] = [DeleteFrame(lookup: lookup, etype: etype)]
+    while let top = stack.last {
+      if stack.count > Self.maxCascadeDepth { throw StoreError("Maximum call stack size exceeded") }
+      var frame = top
+      let child = step(&frame)
+      stack[stack.count - 1] = frame
+      if frame.done {
+        stack.removeLast()
+      } else if let child {
+        stack.append(child)
+      }
     }
-    let etypeValue = JSValue(etype)
-    let etypeName = etype?.stringValue
-    func matches(_ name: String?) -> Bool {
-      guard let name else { return false }
-      return etypeName == name
-    }
-    // Forward attrs of the entity (iterate a snapshot of attr keys, skipping ones removed meanwhile).
-    if let slotsAtStart = entitySlots(id) {
-      for startSlot in slotsAtStart {
-        let a = startSlot.attr
-        guard slot(id, a) != nil else { continue }
-        let attr = attrs[symbols[a]]
-        if let attr, attr.onDeleteReverse == "cascade" {
-          let targets = (slot(id, a) ?? .empty).array.map { records[Int($0)].v }
-          for target in targets {
-            let targetEtype: JSON? = attr.reverseIdentity.map { .string($0.etype) }
-            try deleteEntity(json(target), etype: targetEtype, depth: depth + 1)
-          }
+  }
+
+  static var maxCascadeDepth: Int { 10_000 }
+
+  /// Advances one delete until it finishes or needs a cascade delete first (returned).
+  mutating func step(_ f: inout DeleteFrame) -> DeleteFrame? {
+    while true {
+      switch f.phase {
+      case .start:
+        switch f.lookup {
+        case let .array(l): f.id = resolveLookup(l)
+        case let .string(s): f.id = s.isEmpty ? nil : symbols.lookup(s)
+        default: f.id = nil
         }
-        if !etypeValue.isTruthy || attr == nil || matches(attr?.forwardIdentity.etype) {
+        guard let id = f.id else {
+          f.done = true
+          return nil
+        }
+        f.phase = .forward(attrs: (entitySlots(id) ?? []).map(\.attr), index: 0, targets: nil, targetIndex: 0)
+      case .forward(let attrList, let index, let targets, let targetIndex):
+        let id = f.id!
+        guard index < attrList.count else {
+          if let slots = entitySlots(id), slots.isEmpty { eav[Int(id)] = nil }
+          var pointers: [(e: UInt32, a: UInt32)] = []
+          for slot in vae[id] ?? [] { slot.sources.forEach { pointers.append(($0, slot.attr)) } }
+          f.phase = .reverse(pointers: pointers, index: 0)
+          continue
+        }
+        let a = attrList[index]
+        let attr = attrs[symbols[a]]
+        guard let targets else {
+          guard slot(id, a) != nil else {
+            f.phase = .forward(attrs: attrList, index: index + 1, targets: nil, targetIndex: 0)
+            continue
+          }
+          var list: [JSON] = []
+          if let attr, attr.onDeleteReverse == "cascade" {
+            list = (slot(id, a) ?? .empty).array.map { json(records[Int($0)].v) }
+          }
+          f.phase = .forward(attrs: attrList, index: index, targets: list, targetIndex: 0)
+          continue
+        }
+        if targetIndex < targets.count {
+          f.phase = .forward(attrs: attrList, index: index, targets: targets, targetIndex: targetIndex + 1)
+          let targetEtype: JSON? = attr?.reverseIdentity.map { .string($0.etype) }
+          return DeleteFrame(lookup: targets[targetIndex], etype: targetEtype)
+        }
+        if !f.etypeIsTruthy || attr == nil || f.matches(attr?.forwardIdentity.etype) {
           removeSlot(id, a)
         }
-      }
-      if let slots = entitySlots(id), slots.isEmpty { eav[Int(id)] = nil }
-    }
-    // Reverse links pointing at the entity.
-    if let reverse = vae[id] {
-      var pointers: [(e: UInt32, a: UInt32)] = []
-      for slot in reverse { slot.sources.forEach { pointers.append(($0, slot.attr)) } }
-      for (e, a) in pointers {
+        f.phase = .forward(attrs: attrList, index: index + 1, targets: nil, targetIndex: 0)
+      case .reverse(let pointers, let index):
+        let id = f.id!
+        guard index < pointers.count else {
+          if vae[id]?.isEmpty == true { vae[id] = nil }
+          f.done = true
+          return nil
+        }
+        let (e, a) = pointers[index]
+        f.phase = .reverse(pointers: pointers, index: index + 1)
         let attr = attrs[symbols[a]]
-        if !etypeValue.isTruthy || attr == nil || matches(attr?.reverseIdentity?.etype) {
+        if !f.etypeIsTruthy || attr == nil || f.matches(attr?.reverseIdentity?.etype) {
           if let r = record(e, a, .sym(id)) {
             unindexValue(r)
             freeRecord(r)
@@ -263,12 +298,41 @@ extension TripleStore {
           }
           removeReverse(id, a, e)
         }
-        if let attr, attr.onDelete == "cascade", matches(attr.reverseIdentity?.etype) {
-          try deleteEntity(.string(symbols[e]), etype: .string(attr.forwardIdentity.etype), depth: depth + 1)
+        if let attr, attr.onDelete == "cascade", f.matches(attr.reverseIdentity?.etype) {
+          return DeleteFrame(lookup: .string(symbols[e]), etype: .string(attr.forwardIdentity.etype))
         }
       }
-      if vae[id]?.isEmpty == true { vae[id] = nil }
     }
+  }
+}
+
+/// One pending `delete-entity` on the explicit cascade stack.
+struct DeleteFrame {
+  enum Phase {
+    case start
+    /// Walking the entity's attrs; `targets` are the cascade targets of the current attr.
+    case forward(attrs: [UInt32], index: Int, targets: [JSON]?, targetIndex: Int)
+    /// Walking the links that point at the entity.
+    case reverse(pointers: [(e: UInt32, a: UInt32)], index: Int)
+  }
+
+  let lookup: JSON
+  let etype: JSON?
+  var id: UInt32?
+  var phase = Phase.start
+  var done = false
+
+  init(lookup: JSON, etype: JSON?) {
+    self.lookup = lookup
+    self.etype = etype
+  }
+
+  var etypeIsTruthy: Bool { JSValue(etype).isTruthy }
+
+  /// `attr[...][1] === etype`.
+  func matches(_ name: String?) -> Bool {
+    guard let name, let etype = etype?.stringValue else { return false }
+    return etype == name
   }
 }
 

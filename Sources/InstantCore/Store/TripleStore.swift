@@ -28,6 +28,8 @@ public struct TripleStore: Sendable {
   var nextSeq: UInt32 = 0
   /// For each entity symbol, when it entered `eav` (its position in the reference's map).
   var entitySeq: [UInt32] = []
+  /// For each entity symbol, its id parsed as a UUID (for the id tie-break in ordering).
+  var entityUUID: [UUIDBits] = []
   /// The latest creation time in the store; new triples are created after it.
   var maxTime: Double = -.infinity
   /// The number of live triples.
@@ -109,6 +111,12 @@ public struct TripleStore: Sendable {
     case let .sym(s): return .string(symbols[s])
     case let .obj(o): return objects[Int(o)]
     }
+  }
+
+  /// The ordering key of an entity's id (`uuidCompare`).
+  func uuidKey(_ e: UInt32) -> UUIDKey {
+    let bits = Int(e) < entityUUID.count ? entityUUID[Int(e)] : .invalid
+    return UUIDKey(bits: bits.isValid ? bits : UUIDBits(symbols[e]), id: symbols[e])
   }
 
   func entitySlots(_ e: UInt32) -> [AttrSlot]? {
@@ -211,10 +219,12 @@ public struct TripleStore: Sendable {
       let grow = max(Int(e) + 1 - eav.count, eav.count / 2)
       eav.append(contentsOf: repeatElement(nil, count: grow))
       entitySeq.append(contentsOf: repeatElement(0, count: grow))
+      entityUUID.append(contentsOf: repeatElement(.invalid, count: grow))
     }
     if eav[Int(e)] == nil {
       eav[Int(e)] = []
       entitySeq[Int(e)] = takeSeq()
+      entityUUID[Int(e)] = UUIDBits(symbols[e])
     }
   }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The server must send exactly the triples a client needs: evaluating the query on the client
 /// over only those triples gives the same answer as over the whole store.
-@Suite(.enabled(if: Fixtures.available, "\(Fixtures.missingMessage)"))
+@Suite(.fixturesAvailable)
 struct ServerQueryTests {
   static let queries: [String] = [
     #"{"users":{}}"#,
@@ -24,7 +24,7 @@ struct ServerQueryTests {
 
   @Test(arguments: queries)
   func clientAnswerFromServerTriplesMatchesFullStore(_ text: String) throws {
-    let store = try Fixtures.store("zeneca")
+    let store = try Fixture.zeneca.store()
     let q = try JSON.parse(text)
     let full = try store.query(q)
     let served = try store.serverQuery(q)
@@ -36,7 +36,7 @@ struct ServerQueryTests {
   }
 
   @Test func paginationPageInfoDrivesTheClientWindow() throws {
-    let store = try Fixtures.store("zeneca")
+    let store = try Fixture.zeneca.store()
     let q = try JSON.parse(#"{"books":{"$":{"order":{"serverCreatedAt":"desc"},"limit":5,"offset":5}}}"#)
     let served = try store.serverQuery(q)
     let info = try #require(served.pageInfo?["books"])
@@ -52,7 +52,7 @@ struct ServerQueryTests {
   }
 
   @Test func afterCursorContinuesWherePageEnded() throws {
-    let store = try Fixtures.store("zeneca")
+    let store = try Fixture.zeneca.store()
     let first = try store.serverQuery(try JSON.parse(#"{"books":{"$":{"limit":3}}}"#))
     let end = try #require(first.pageInfo?["books"]?["end-cursor"])
     let next = try store.serverQuery(.object(["books": ["$": ["limit": 3, "after": end]]]))
@@ -63,7 +63,7 @@ struct ServerQueryTests {
   }
 
   @Test func malformedOptionsAreValidationErrors() throws {
-    let store = try Fixtures.store("zeneca")
+    let store = try Fixture.zeneca.store()
     for bad in [
       #"{"users":{"$":{"limit":-1}}}"#, #"{"users":{"$":{"order":{"a":"asc","b":"desc"}}}}"#,
       #"{"users":{"$":{"bogus":1}}}"#, #"{"users":{"bookshelves":{"$":{"offset":2}}}}"#,
@@ -73,7 +73,7 @@ struct ServerQueryTests {
   }
 
   @Test func unknownNamespacesAndAttrsGiveEmptyResults() throws {
-    let store = try Fixtures.store("zeneca")
+    let store = try Fixture.zeneca.store()
     let served = try store.serverQuery(try JSON.parse(#"{"nope":{},"users":{"$":{"where":{"nosuch":1}}}}"#))
     #expect(served.triples.isEmpty)
   }

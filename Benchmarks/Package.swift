@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so the library's dependency graph stays lean.
+// Run from this directory: `swift package benchmark` (see BENCHMARKS.md at the repository root).
+let package = Package(
+  name: "sharing-instant-benchmarks",
+  platforms: [.macOS(.v14)],
+  dependencies: [
+    .package(name: "sharing-instant", path: ".."),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    .target(name: "CMallocStats", path: "Sources/CMallocStats"),
+    .target(name: "SyntheticData", dependencies: [.product(name: "InstantCore", package: "sharing-instant")]),
+    // Heap bytes per triple, measured outside the benchmark harness (its malloc interposer hides
+    // the allocator's statistics): `swift run -c release instant-core-memory`.
+    .executableTarget(
+      name: "instant-core-memory",
+      dependencies: ["CMallocStats", "SyntheticData", .product(name: "InstantCore", package: "sharing-instant")]
+    ),
+    .executableTarget(
+      name: "InstantCoreBenchmarks",
+      dependencies: [
+        "SyntheticData",
+        .product(name: "InstantCore", package: "sharing-instant"),
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/InstantCoreBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

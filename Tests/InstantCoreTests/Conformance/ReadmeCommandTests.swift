@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import InstantCore
+
+/// The README's first command, as a newcomer runs it: our own example dataset, no fixtures needed.
+@Suite("README commands") struct ReadmeCommandTests {
+  @Test("instant-query over Examples/todos prints the open todos of each goal") func readmeQuery() throws {
+    let output = try InstantQueryBatchTests.run(arguments: [
+      "--dataset", "Examples/todos", #"{"goals":{"todos":{"$":{"where":{"done":false}}}}}"#,
+    ])
+    #expect(output.status == 0, "stderr: \(output.stderr)")
+    let result = try JSON.parse(bytes: output.stdout)
+    let goals = try #require(result["data"]?["goals"]?.arrayValue)
+    #expect(goals.map { $0["title"] } == ["Get fit", "Learn Swift", "Ship sharing-instant"])
+    for goal in goals {
+      let todos = try #require(goal["todos"]?.arrayValue)
+      #expect(!todos.isEmpty)
+      #expect(todos.allSatisfy { $0["done"] == false })
+    }
+  }
+
+  @Test("a malformed query is refused with a message") func malformedQuery() throws {
+    let output = try InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/todos", "{not json"])
+    #expect(output.status != 0)
+    #expect(output.stderr.contains("query"))
+  }
+
+  @Test("a missing dataset is reported") func missingDataset() throws {
+    let output = try InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/nowhere", #"{"goals":{}}"#])
+    #expect(output.status != 0)
+    #expect(String(decoding: output.stdout, as: UTF8.self).contains("no file at"))
+  }
+}

@@ -52,7 +52,7 @@ final class SessionConnection {
     do {
       try await dispatch(event, clientEventID: clientEventID)
     } catch {
-      var original = event.objectValue ?? ["message": event]
+      var original = event.objectValue ?? [:]
       original["session-id"] = .string(id)
       sink.send(error.message(clientEventID: clientEventID, originalEvent: .object(original)))
     }

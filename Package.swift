@@ -11,12 +11,18 @@ let package = Package(
     .library(name: "InstantSchema", targets: ["InstantSchema"]),
     .executable(name: "instant-schema", targets: ["instant-schema"]),
     .plugin(name: "InstantSchemaPlugin", targets: ["InstantSchemaPlugin"]),
+    .library(name: "InstantLocal", targets: ["InstantLocal"]),
+    .executable(name: "instant-local", targets: ["instant-local"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -73,6 +79,45 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],
       exclude: ["Schemas", "__Snapshots__"]
+    ),
+
+    // MARK: instant-local
+
+    .target(
+      name: "InstantLocal",
+      dependencies: [
+        "InstantCore",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "instant-local",
+      dependencies: [
+        "InstantLocal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "instant-local-bench",
+      dependencies: [
+        "InstantLocal",
+        "InstantCore",
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "InstantLocalTests",
+      dependencies: [
+        "InstantLocal",
+        "InstantCore",
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

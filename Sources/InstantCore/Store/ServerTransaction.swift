@@ -29,10 +29,17 @@ public struct ServerTransactionChanges: Sendable, Equatable {
   public var removed: [Triple] = []
   public var upsertedAttrs: [Attr] = []
   public var deletedAttrIDs: [String] = []
+  /// The attrs before the transaction, for ``TripleStore/revert(_:)``.
+  var previousAttrs: AttrStore?
   /// Whether the app's attrs changed (every session then gets a refresh with the new attrs).
   public var attrsChanged: Bool { !upsertedAttrs.isEmpty || !deletedAttrIDs.isEmpty }
   /// Whether anything at all changed.
   public var isEmpty: Bool { added.isEmpty && removed.isEmpty && !attrsChanged }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.added == b.added && a.removed == b.removed && a.upsertedAttrs == b.upsertedAttrs
+      && a.deletedAttrIDs == b.deletedAttrIDs
+  }
 }
 
 extension TripleStore {
@@ -63,29 +70,74 @@ extension TripleStore {
     var order: [String] = []
     for step in steps where !order.contains(step[0].stringValue!) { order.append(step[0].stringValue!) }
 
-    var draft = self
-    draft.journal = ChangeJournal()
+    // Writes happen in place and are undone from the journal if a step fails, so a write costs
+    // the same in a large store as in a small one. `update-attr` rebuilds every index, which the
+    // journal cannot follow; a transaction with one works on a copy instead.
+    let previousAttrs = attrs
+    let previousMaxTime = maxTime
+    let onCopy = order.contains("update-attr")
+    var draft = onCopy ? self : TripleStore(attrs: AttrStore())
     var context = ServerTransactionContext(now: now, systemWrite: systemWrite)
-    for op in order {
-      for step in steps where step[0].stringValue == op {
-        try draft.applyServerStep(step, &context)
+    func run(_ store: inout TripleStore) throws(TransactionError) {
+      store.journal = ChangeJournal()
+      for op in order {
+        for step in steps where step[0].stringValue == op {
+          try store.applyServerStep(step, &context)
+        }
+      }
+      try store.writeNullsForNewEntities(&context)
+    }
+    if onCopy {
+      try run(&draft)
+      self = draft
+    } else {
+      do throws(TransactionError) {
+        try run(&self)
+      } catch {
+        rollBack(journal!, attrs: previousAttrs, maxTime: previousMaxTime)
+        throw error
       }
     }
-    try draft.writeNullsForNewEntities(&context)
     var changes = ServerTransactionChanges()
-    let journal = draft.journal!
-    draft.journal = nil
+    let journal = self.journal!
+    self.journal = nil
     changes.removed = journal.removed
-    changes.added = journal.created.sorted().map { draft.triple(at: $0) }
+    changes.added = journal.created.sorted().map { triple(at: $0) }
     // A value removed and written back unchanged is no change at all.
     let removedSet = Set(changes.removed)
     let addedSet = Set(changes.added)
     changes.removed.removeAll { addedSet.contains($0) }
     changes.added.removeAll { removedSet.contains($0) }
-    changes.upsertedAttrs = context.upsertedAttrs.compactMap { draft.attrs[$0] }
+    changes.upsertedAttrs = context.upsertedAttrs.compactMap { attrs[$0] }
     changes.deletedAttrIDs = context.deletedAttrs
-    self = draft
+    changes.previousAttrs = previousAttrs
     return changes
+  }
+
+  /// Undoes a committed server transaction (for example when persisting it failed): its added
+  /// triples go, its removed triples come back, and the attrs are as they were.
+  public mutating func revert(_ changes: ServerTransactionChanges) {
+    for t in changes.added {
+      if let r = findRecord(t) { serverRemoveRecord(r) }
+    }
+    if let previous = changes.previousAttrs { attrs = previous }
+    for t in changes.removed { index(t) }
+    if changes.attrsChanged { rebuildClean() }
+  }
+
+  /// Undoes a failed transaction from its journal.
+  mutating func rollBack(_ journal: ChangeJournal, attrs previous: AttrStore, maxTime previousMaxTime: Double) {
+    self.journal = nil
+    for r in journal.created.sorted() where records[Int(r)].isLive { serverRemoveRecord(r) }
+    attrs = previous
+    for t in journal.removed { index(t) }
+    maxTime = previousMaxTime
+  }
+
+  /// The live record holding exactly this triple (objects compared by value).
+  func findRecord(_ t: Triple) -> UInt32? {
+    guard let e = symbols.lookup(t.entity), let a = symbols.lookup(t.attr), let list = slot(e, a) else { return nil }
+    return list.array.first { records[Int($0)].isLive && json(records[Int($0)].v) == t.value }
   }
 }
 

@@ -1,0 +1,154 @@
+import Foundation
+import InstantCore
+
+/// Auth (protocol.md §5): users are `$users` entities written with system permission; refresh
+/// tokens live in SQLite next to them; magic codes are kept in memory and logged.
+extension AppDatabase {
+  /// `$users` labels that `extra-fields` may not set.
+  static let systemUserFields: Set<String> = ["id", "email", "type", "imageURL", "linkedPrimaryUser"]
+
+  /// `POST /runtime/auth/sign_in_guest`.
+  func signInGuest(extraFields: JSON?) throws(ProtocolError) -> JSON {
+    let userID = UUID().uuidString.lowercased()
+    var steps: [JSON] = [
+      ["add-triple", .string(userID), .string(SystemCatalog.usersID), .string(userID)],
+      ["add-triple", .string(userID), .string(SystemCatalog.usersType), "guest"],
+    ]
+    steps += try extraFieldSteps(userID, extraFields)
+    let token = try createUser(steps: steps, userID: userID)
+    return ["user": userObject(userID, refreshToken: token) ?? .null]
+  }
+
+  /// `POST /runtime/auth/send_magic_code`: remembers a fresh 6-digit code for the email and
+  /// logs it (nothing is emailed).
+  func sendMagicCode(email: String) -> String {
+    let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
+    magicCodes[Self.normalize(email)] = code
+    logger.notice("magic code for \(Self.normalize(email)) in app \(appID): \(code)")
+    return code
+  }
+
+  /// The last magic code sent to `email` and not yet used.
+  func lastMagicCode(email: String) -> String? { magicCodes[Self.normalize(email)] }
+
+  /// `POST /runtime/auth/verify_magic_code`: consumes the code; finds or creates the user
+  /// (upgrading a guest whose token is passed, or linking it to an existing user); issues a new
+  /// refresh token.
+  func verifyMagicCode(email rawEmail: String, code: String, guestToken: String?, extraFields: JSON?) throws(ProtocolError) -> JSON {
+    let email = Self.normalize(rawEmail)
+    guard let expected = magicCodes[email], expected == code.trimmingCharacters(in: .whitespaces) else {
+      throw .recordNotFound("app-user-magic-code", args: [["email": .string(email), "code": .string(code)]])
+    }
+    magicCodes.removeValue(forKey: email)
+    let guestID = guestToken.flatMap { refreshTokens[$0.lowercased()] }.flatMap { id in
+      userType(id) == "guest" ? id : nil
+    }
+    var steps: [JSON] = []
+    let userID: String
+    let created: Bool
+    if let existing = findUser(email: email) {
+      userID = existing
+      created = false
+      if let guestID, guestID != existing {
+        steps.append(["add-triple", .string(guestID), .string(SystemCatalog.usersLinkedPrimaryUser), .string(existing)])
+      }
+    } else {
+      userID = guestID ?? UUID().uuidString.lowercased()
+      created = true
+      steps += [
+        ["add-triple", .string(userID), .string(SystemCatalog.usersID), .string(userID)],
+        ["add-triple", .string(userID), .string(SystemCatalog.usersEmail), .string(email)],
+        ["add-triple", .string(userID), .string(SystemCatalog.usersType), "user"],
+      ]
+      steps += try extraFieldSteps(userID, extraFields)
+    }
+    let token = try createUser(steps: steps, userID: userID)
+    return ["user": userObject(userID, refreshToken: token) ?? .null, "created": .bool(created)]
+  }
+
+  /// `POST /runtime/auth/verify_refresh_token`.
+  func verifyRefreshToken(_ token: String) throws(ProtocolError) -> JSON {
+    guard let userID = refreshTokens[token.lowercased()], let user = userObject(userID, refreshToken: token.lowercased()) else {
+      throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": .string(token)]])
+    }
+    return ["user": user]
+  }
+
+  /// `POST /runtime/signout`: forgets the refresh token.
+  func signOut(_ token: String) throws(ProtocolError) {
+    let token = token.lowercased()
+    do {
+      try storage.deleteRefreshToken(token, appID: appID)
+    } catch {
+      throw ProtocolError(status: 500, type: nil, message: "\(error)")
+    }
+    refreshTokens.removeValue(forKey: token)
+  }
+
+  /// Writes `steps` (if any) and a new refresh token for `userID` in one SQLite transaction,
+  /// then runs the invalidation pass; returns the token.
+  private func createUser(steps: [JSON], userID: String) throws(ProtocolError) -> String {
+    let token = UUID().uuidString.lowercased()
+    let appID = self.appID
+    let now = Self.nowMillis()
+    let (_, changed) = try commit(.array(steps), systemWrite: true) { db in
+      try LocalStorage.insertRefreshToken(db, token: token, appID: appID, userID: userID, now: now)
+    }
+    refreshTokens[token] = userID
+    invalidate(changed: changed)
+    return token
+  }
+
+  private func extraFieldSteps(_ userID: String, _ extraFields: JSON?) throws(ProtocolError) -> [JSON] {
+    guard let extraFields, extraFields != .null else { return [] }
+    guard case let .object(fields) = extraFields else {
+      throw .paramMalformed("extra-fields", input: extraFields)
+    }
+    var steps: [JSON] = []
+    for (label, value) in fields {
+      guard !Self.systemUserFields.contains(label), let attr = store.attrs.forward("$users", label) else {
+        throw .validation(
+          "extra-fields", input: extraFields,
+          ["\(label) is not an attribute of $users that extra-fields may set; add it to the schema first."])
+      }
+      steps.append(["add-triple", .string(userID), .string(attr.id), value])
+    }
+    return steps
+  }
+
+  func findUser(email: String) -> String? {
+    store.triples.first { $0.attr == SystemCatalog.usersEmail && $0.value == .string(email) }?.entity
+  }
+
+  func userType(_ id: String) -> String? {
+    store.values(of: id, attr: SystemCatalog.usersType).first?.stringValue
+  }
+
+  /// The user object of protocol.md §5.2: every `$users` value, plus `app_id`, `created_at`,
+  /// `isGuest` and (when given) `refresh_token`.
+  func userObject(_ id: String, refreshToken: String?) -> JSON? {
+    guard store.hasEntity(id, etype: "$users") else { return nil }
+    var o: JSONObject = ["id": .string(id)]
+    var createdAt: Double?
+    for t in store.triples(of: id) {
+      guard let attr = store.attrs[t.attr], attr.forwardIdentity.etype == "$users", t.value != .null else { continue }
+      if attr.forwardIdentity.label == "id" { createdAt = t.createdAt; continue }
+      o[attr.forwardIdentity.label] = t.value
+    }
+    o["app_id"] = .string(appID)
+    o["created_at"] = .string(Self.iso8601(createdAt ?? Self.nowMillis()))
+    o["isGuest"] = .bool(o["type"]?.stringValue == "guest")
+    if let refreshToken { o["refresh_token"] = .string(refreshToken) }
+    return .object(o)
+  }
+
+  static func normalize(_ email: String) -> String {
+    email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+  }
+
+  static func iso8601(_ millis: Double) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date(timeIntervalSince1970: millis / 1000))
+  }
+}

@@ -1,0 +1,104 @@
+import InstantCore
+import OrderedCollections
+
+/// Rooms, presence and topics (protocol.md §4, §9.5).
+extension AppDatabase {
+  /// The id the reference reports as `instance-id` (the machine); clients ignore it.
+  static let instanceID = "instant-local"
+
+  /// Handles `join-room`: adds the session (keeping its data if it was already a member), queues
+  /// `join-room-ok`, then the presence pass.
+  func joinRoom(session id: String, roomID: String, data: JSON?, clientEventID: JSON) {
+    guard var record = sessions[id] else { return }
+    let old = rooms[roomID] ?? [:]
+    var new = old
+    var initial = data ?? .null
+    if initial == .null { initial = [:] }
+    new[id] = [
+      "peer-id": .string(id), "instance-id": .string(Self.instanceID), "user": record.userRef,
+      "data": old[id]?["data"] ?? initial,
+    ]
+    rooms[roomID] = new
+    record.rooms.insert(roomID)
+    sessions[id] = record
+    record.sink.send(["op": "join-room-ok", "room-id": .string(roomID), "client-event-id": clientEventID])
+    presencePass(roomID: roomID, old: old, new: new)
+  }
+
+  /// Handles `leave-room` (idempotent).
+  func leaveRoom(session id: String, roomID: String, clientEventID: JSON) {
+    guard let sink = sessions[id]?.sink else { return }
+    sessions[id]!.rooms.remove(roomID)
+    sink.send(["op": "leave-room-ok", "room-id": .string(roomID), "client-event-id": clientEventID])
+    removeMember(id, from: roomID)
+  }
+
+  /// Handles `set-presence`: replaces the member's data wholesale.
+  func setPresence(session id: String, roomID: String, data: JSON?, clientEventID: JSON) throws(ProtocolError) {
+    guard let sink = sessions[id]?.sink else { return }
+    guard let old = rooms[roomID], var member = old[id]?.objectValue else { throw notInRoom(id, roomID) }
+    var new = old
+    member["data"] = data ?? .null
+    new[id] = .object(member)
+    rooms[roomID] = new
+    sink.send(["op": "set-presence-ok", "room-id": .string(roomID), "client-event-id": clientEventID])
+    presencePass(roomID: roomID, old: old, new: new)
+  }
+
+  /// Handles `client-broadcast`: `server-broadcast` to every other member, `client-broadcast-ok`
+  /// to the sender.
+  func broadcast(session id: String, roomID: String, topic: JSON, data: JSON, clientEventID: JSON) throws(ProtocolError) {
+    guard let record = sessions[id] else { return }
+    guard let members = rooms[roomID], members[id] != nil else { throw notInRoom(id, roomID) }
+    let envelope: JSON = ["peer-id": .string(id), "user": record.userRef, "data": data]
+    let push: JSON = ["op": "server-broadcast", "room-id": .string(roomID), "topic": topic, "data": envelope]
+    let text = push.serialized()
+    for peer in members.keys where peer != id { sessions[peer]?.sink.send(text: text) }
+    record.sink.send([
+      "op": "client-broadcast-ok", "room-id": .string(roomID), "topic": topic, "data": envelope,
+      "client-event-id": clientEventID,
+    ])
+  }
+
+  func removeMember(_ id: String, from roomID: String) {
+    guard let old = rooms[roomID], old[id] != nil else { return }
+    var new = old
+    new.removeValue(forKey: id)
+    rooms[roomID] = new.isEmpty ? nil : new
+    presencePass(roomID: roomID, old: old, new: new)
+  }
+
+  private func notInRoom(_ id: String, _ roomID: String) -> ProtocolError {
+    .validation(
+      "room", input: ["app-id": .string(appID), "room-id": .string(roomID), "session-id": .string(id)],
+      ["You have not entered this room yet."])
+  }
+
+  /// Sends every member the change from `old` to `new`: a full `refresh-presence` to new members,
+  /// to sessions without `patch-presence`, and when the room was empty; otherwise a coarse
+  /// `patch-presence` (one whole-member edit per changed member); nothing when nothing changed.
+  func presencePass(roomID: String, old: OrderedDictionary<String, JSON>, new: OrderedDictionary<String, JSON>) {
+    var edits: [JSON] = []
+    for sid in old.keys where new[sid] == nil { edits.append([[.string(sid)], "-"]) }
+    for (sid, member) in new {
+      if let before = old[sid] {
+        if before != member { edits.append([[.string(sid)], "r", member]) }
+      } else {
+        edits.append([[.string(sid)], "+", member])
+      }
+    }
+    guard !edits.isEmpty else { return }
+    var snapshot: JSONObject = [:]
+    for (sid, member) in new { snapshot[sid] = member }
+    let refresh = JSON.object(["op": "refresh-presence", "room-id": .string(roomID), "data": .object(snapshot)]).serialized()
+    let patch = JSON.object(["op": "patch-presence", "room-id": .string(roomID), "edits": .array(edits)]).serialized()
+    for sid in new.keys {
+      guard let record = sessions[sid] else { continue }
+      if old.isEmpty || old[sid] == nil || !record.features.patchPresence {
+        record.sink.send(text: refresh)
+      } else {
+        record.sink.send(text: patch)
+      }
+    }
+  }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import InstantCore
+import Logging
+import OrderedCollections
+
+/// One app's live state: its triple store (loaded from SQLite on first use), the last tx-id its
+/// results reflect, its connected sessions with their subscriptions, and its rooms.
+///
+/// Everything that reads or changes an app goes through this actor, so a query's
+/// `processed-tx-id` always matches the state it was evaluated against, a writer's
+/// `transact-ok` is queued before any `refresh-ok` its transaction causes, and each session's
+/// messages leave in the order they were produced.
+actor AppDatabase {
+  let appID: String
+  let title: String
+  let storage: LocalStorage
+  let logger: Logger
+  var store: TripleStore
+  /// The tx-id every current result reflects (protocol.md §9.4).
+  var processedTxID: Int
+  /// Bumped whenever the app's attrs change.
+  var attrsVersion = 0
+  private var attrsTextCache: (version: Int, text: String)?
+  var sessions: OrderedDictionary<String, SessionRecord> = [:]
+  /// Each subscribed query's footprint, by canonical `q`; cleared when the attrs change (or when
+  /// it holds ``maxFootprints`` entries, since removed queries are not evicted one by one).
+  var footprints: [String: QueryFootprint] = [:]
+  static let maxFootprints = 10_000
+  /// Room id → session id → member `{peer-id, instance-id, user, data}`.
+  var rooms: [String: OrderedDictionary<String, JSON>] = [:]
+  /// Refresh token → user id.
+  var refreshTokens: [String: String]
+  /// Email → the last magic code sent and not yet used.
+  var magicCodes: [String: String] = [:]
+
+  init(appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage, logger: Logger) {
+    self.appID = appID
+    self.title = snapshot.title
+    self.storage = storage
+    self.logger = logger
+    self.processedTxID = processedTxID
+    self.refreshTokens = snapshot.refreshTokens
+    self.store = Self.makeStore(snapshot)
+  }
+
+  static func makeStore(_ snapshot: LocalStorage.AppSnapshot) -> TripleStore {
+    TripleStore(attrs: AttrStore(SystemCatalog.attrs + snapshot.attrs), triples: snapshot.triples)
+  }
+
+  static func nowMillis() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() }
+
+  /// All attrs, serialized once per attrs version.
+  var attrsText: String {
+    if let cache = attrsTextCache, cache.version == attrsVersion { return cache.text }
+    let text = store.attrs.json.serialized()
+    attrsTextCache = (attrsVersion, text)
+    return text
+  }
+
+  // MARK: Sessions
+
+  /// Handles `init`: checks the refresh token, registers the session and queues `init-ok`.
+  func initSession(
+    id: String, sink: SessionSink, features: SessionFeatures, refreshToken: JSON?, clientEventID: JSON
+  ) throws(ProtocolError) {
+    var userID: String?
+    if let refreshToken, refreshToken != .null {
+      guard let token = refreshToken.stringValue, let uid = refreshTokens[token.lowercased()],
+        store.hasEntity(uid, etype: "$users")
+      else {
+        throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": refreshToken]])
+      }
+      userID = uid
+    }
+    sessions[id] = SessionRecord(id: id, sink: sink, features: features, userID: userID, attrsVersionSent: attrsVersion)
+    let user = userID.flatMap { userObject($0, refreshToken: nil) } ?? .null
+    let auth: JSON = ["app": appJSON, "user": user, "admin?": false]
+    let head: JSON = [
+      "op": "init-ok", "session-id": .string(id), "client-event-id": clientEventID, "auth": auth,
+      "app-status": ["status": "active"],
+    ]
+    var text = head.serialized()
+    text.removeLast()
+    text += ",\"attrs\":" + attrsText + "}"
+    sink.send(text: text)
+  }
+
+  /// The app row sent in `init-ok.auth.app`.
+  var appJSON: JSON { ["id": .string(appID), "title": .string(title)] }
+
+  /// Forgets a closed session: its subscriptions go, and it leaves every room.
+  func closeSession(_ id: String) {
+    guard let record = sessions.removeValue(forKey: id) else { return }
+    for roomID in record.rooms { removeMember(id, from: roomID) }
+  }
+
+  // MARK: Queries
+
+  /// Handles `add-query`.
+  func addQuery(session id: String, q: JSON?, clientEventID: JSON) throws(ProtocolError) {
+    guard var record = sessions[id] else { return }
+    guard let q, q != .null else {
+      throw .validation("add-query", input: ["q": .null], ["Query can not be null."])
+    }
+    let key = q.canonicalString
+    let qText = q.serialized()
+    if record.queries[key] != nil {
+      record.sink.send(text: "{\"op\":\"add-query-exists\",\"q\":\(qText),\"client-event-id\":\(clientEventID.serialized())}")
+      return
+    }
+    guard case .object = q else {
+      throw .validation("query", input: q, ["Query must be an object of namespaces."])
+    }
+    let resultText: String
+    do {
+      resultText = try store.serverQuery(q).instaqlResult.serialized()
+    } catch {
+      throw .validation("query", input: q, [error.message])
+    }
+    record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
+    sessions[id] = record
+    record.sink.send(
+      text: "{\"op\":\"add-query-ok\",\"q\":\(qText),\"result\":\(resultText),\"result-meta\":null,"
+        + "\"processed-tx-id\":\(processedTxID),\"client-event-id\":\(clientEventID.serialized())}")
+  }
+
+  /// Handles `remove-query` (no error when the query was not subscribed).
+  func removeQuery(session id: String, q: JSON?, clientEventID: JSON) {
+    guard sessions[id] != nil else { return }
+    let q = q ?? .null
+    sessions[id]!.queries.removeValue(forKey: q.canonicalString)
+    sessions[id]!.sink.send(["op": "remove-query-ok", "q": q, "client-event-id": clientEventID])
+  }
+
+  // MARK: Transactions
+
+  /// Handles `transact`: applies the steps atomically, commits them to SQLite, queues
+  /// `transact-ok`, then runs the invalidation pass.
+  func transact(session id: String, txSteps: JSON?, clientEventID: JSON) throws(ProtocolError) {
+    guard let sink = sessions[id]?.sink else { return }
+    guard let txSteps, case .array = txSteps else {
+      throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
+    }
+    let (txID, changed) = try commit(txSteps, systemWrite: false)
+    sink.send(
+      text: "{\"op\":\"transact-ok\",\"tx-id\":\(txID),\"isn\":\"\(txID)\",\"client-event-id\":\(clientEventID.serialized())}")
+    invalidate(changed: changed)
+  }
+
+  /// Applies `txSteps` to the store and commits the changes; on any failure nothing changes.
+  /// Returns the tx-id and the namespaces whose triples changed (nil when the attrs changed, which
+  /// affects every query). The caller sends its reply, then calls ``invalidate(changed:)``.
+  func commit(
+    _ txSteps: JSON, systemWrite: Bool, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
+  ) throws(ProtocolError) -> (txID: Int, changed: Set<String>?) {
+    let now = Self.nowMillis()
+    let changes: ServerTransactionChanges
+    do {
+      changes = try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
+    } catch {
+      throw ProtocolError(type: error.type, message: error.message, hint: error.hint)
+    }
+    let txID: Int
+    do {
+      txID = try storage.commit(appID: appID, changes: changes, now: now, extra: extra)
+    } catch {
+      logger.error("\(error); the transaction was rolled back")
+      store.revert(changes)
+      throw ProtocolError(status: 500, type: nil, message: "The transaction could not be saved: \(error)")
+    }
+    processedTxID = txID
+    if changes.attrsChanged {
+      attrsVersion += 1
+      footprints.removeAll()
+      return (txID, nil)
+    }
+    var changed: Set<String> = []
+    for triple in changes.added + changes.removed {
+      guard let attr = store.attrs[triple.attr] else { return (txID, nil) }
+      changed.insert(attr.forwardIdentity.etype)
+      if attr.isRef, let reverse = attr.reverseIdentity { changed.insert(reverse.etype) }
+    }
+    return (txID, changed)
+  }
+
+  /// The query's footprint, computed once per attrs version.
+  private func footprint(_ key: String, _ q: JSON) -> QueryFootprint {
+    if let cached = footprints[key] { return cached }
+    if footprints.count >= Self.maxFootprints { footprints.removeAll() }
+    let footprint = QueryFootprint(q, attrs: store.attrs)
+    footprints[key] = footprint
+    return footprint
+  }
+
+  /// The invalidation pass (protocol.md §9.4): re-runs every subscribed query that the change
+  /// can affect (each distinct query once; all of them when `changed` is nil), and sends each
+  /// session a `refresh-ok` with the results that changed, plus the attrs when they changed or
+  /// the session is legacy. Nothing is sent to a session for which nothing changed.
+  func invalidate(changed: Set<String>?) {
+    var results: [String: String?] = [:]
+    let attrsVersion = self.attrsVersion
+    for index in sessions.values.indices {
+      var record = sessions.values[index]
+      let attrsChanged = record.attrsVersionSent != attrsVersion
+      guard !record.queries.isEmpty || attrsChanged else { continue }
+      var computations: [String] = []
+      for (key, subscription) in record.queries {
+        if let changed, !footprint(key, subscription.q).mayChange(changed) { continue }
+        let result: String?
+        if let cached = results[key] {
+          result = cached
+        } else {
+          result = try? store.serverQuery(subscription.q).instaqlResult.serialized()
+          results[key] = result
+        }
+        guard let result, result != subscription.lastResult else { continue }
+        record.queries[key]!.lastResult = result
+        computations.append("{\"instaql-query\":\(subscription.qText),\"instaql-result\":\(result)}")
+      }
+      guard !computations.isEmpty || attrsChanged else { continue }
+      var text = "{\"op\":\"refresh-ok\",\"processed-tx-id\":\(processedTxID),\"computations\":["
+      text += computations.joined(separator: ",") + "]"
+      if attrsChanged || !record.features.skipAttrs { text += ",\"attrs\":" + attrsText }
+      text += "}"
+      record.attrsVersionSent = attrsVersion
+      record.sink.send(text: text)
+      sessions.values[index] = record
+    }
+  }
+
+  // MARK: Schema
+
+  /// The app's schema in the shape `GET /dash/apps/{id}/schema/pull` returns
+  /// (schema-dsl.md §8): `{schema: {refs, blobs}, attrs, app-title}`.
+  func schemaPull() -> JSON {
+    var blobs: JSONObject = [:]
+    var refs: JSONObject = [:]
+    for attr in store.attrs.attrs.values {
+      let f = attr.forwardIdentity
+      if attr.isRef, let r = attr.reverseIdentity {
+        let key = "[\"\(f.etype)\" \"\(f.label)\" \"\(r.etype)\" \"\(r.label)\"]"
+        refs[key] = .object(attr.json)
+      } else {
+        var byLabel = blobs[f.etype]?.objectValue ?? [:]
+        byLabel[f.label] = .object(attr.json)
+        blobs[f.etype] = .object(byLabel)
+      }
+    }
+    return ["schema": ["refs": .object(refs), "blobs": .object(blobs)], "attrs": store.attrs.json, "app-title": .string(title)]
+  }
+}

@@ -1,0 +1,28 @@
+import InstantCore
+import OrderedCollections
+
+/// What an app keeps about one connected session (protocol.md §9.2).
+struct SessionRecord: Sendable {
+  /// One subscribed query: the `q` as the client sent it (echoed in `refresh-ok`) and the
+  /// serialized result last sent, to skip unchanged results.
+  struct Subscription: Sendable {
+    var q: JSON
+    var qText: String
+    var lastResult: String
+  }
+
+  let id: String
+  let sink: SessionSink
+  let features: SessionFeatures
+  /// The signed-in user's id, or nil.
+  let userID: String?
+  /// Subscribed queries by canonical (sorted-key) `q`.
+  var queries: OrderedDictionary<String, Subscription> = [:]
+  /// The app's attrs version last sent to this session.
+  var attrsVersionSent: Int
+  /// Rooms this session is a member of.
+  var rooms: Set<String> = []
+
+  /// The presence/broadcast `user` field: `{id}` or null.
+  var userRef: JSON { userID.map { ["id": .string($0)] } ?? .null }
+}

@@ -1,0 +1,56 @@
+import InstantCore
+
+/// The system-catalog attrs every app has (protocol.md §8.4), with the reference's deterministic
+/// ids, so code and tooling built against a hosted Instant see the same ids here.
+public enum SystemCatalog {
+  /// `$users.id`.
+  public static let usersID = "96653230-13ff-ffff-a4b4-81ffffffffff"
+  /// `$users.email`.
+  public static let usersEmail = "96653230-13ff-ffff-a4b4-46010bffffff"
+  /// `$users.type` (`"user"` or `"guest"`).
+  public static let usersType = "96653230-13ff-ffff-a4b5-3cbc9fffffff"
+  /// `$users.imageURL`.
+  public static let usersImageURL = "96653230-13ff-ffff-a4b4-8600c4a457ff"
+  /// `$users.linkedPrimaryUser` (ref from a guest to the user it was linked to).
+  public static let usersLinkedPrimaryUser = "96653230-13ff-ffff-a4b4-b7d3ffffffff"
+
+  /// The system attrs, in the order they are sent.
+  public static let attrs: [Attr] = [
+    attr(usersID, "96653231-03ff-ffff-a4b4-81ffffffffff", "$users", "id", unique: true, indexed: true),
+    attr(usersEmail, "96653231-03ff-ffff-a4b4-46010bffffff", "$users", "email", unique: true, indexed: true, type: "string"),
+    attr(usersType, "96653231-03ff-ffff-a4b5-3cbc9fffffff", "$users", "type", type: "string"),
+    attr(usersImageURL, "96653231-03ff-ffff-a4b4-8600c4a457ff", "$users", "imageURL", type: "string"),
+    Attr(
+      id: usersLinkedPrimaryUser,
+      forward: Ident(id: "96653231-03ff-ffff-a4b4-b7d3ffffffff", etype: "$users", label: "linkedPrimaryUser"),
+      reverse: Ident(id: "96653231-03ff-ffff-a4b4-b353ffffffff", etype: "$users", label: "linkedGuestUsers"),
+      valueType: "ref", cardinality: "one", onDelete: "cascade",
+      extra: ["required?": false, "inferred-types": nil, "catalog": "system"]),
+    attr("96653230-13ff-ffff-2a34-81ffffffffff", "96653231-03ff-ffff-2a34-81ffffffffff", "$files", "id", unique: true, indexed: true),
+    attr("96653230-13ff-ffff-2a34-f04cffffffff", "96653231-03ff-ffff-2a34-f04cffffffff", "$files", "path", unique: true, indexed: true, type: "string", required: true),
+    attr("96653230-13ff-ffff-2a35-24609fffffff", "96653231-03ff-ffff-2a35-24609fffffff", "$files", "size", indexed: true, type: "number", required: true),
+    attr("96653230-13ff-ffff-2a34-29e5e4ffffff", "96653231-03ff-ffff-2a34-29e5e4ffffff", "$files", "content-type", indexed: true, type: "string"),
+    attr("96653230-13ff-ffff-2a34-21a24fffffff", "96653231-03ff-ffff-2a34-21a24fffffff", "$files", "content-disposition", indexed: true, type: "string"),
+    attr("96653230-13ff-ffff-2a34-b40fffffffff", "96653231-03ff-ffff-2a34-b40fffffffff", "$files", "location-id", unique: true, indexed: true, type: "string", required: true),
+    attr("96653230-13ff-ffff-2a34-aaffffffffff", "96653231-03ff-ffff-2a34-aaffffffffff", "$files", "key-version", type: "number"),
+    attr("96653230-13ff-ffff-2a35-48afffffffff", "96653231-03ff-ffff-2a35-48afffffffff", "$files", "url", type: "string"),
+  ]
+
+  /// Whether `id` is one of the system attrs (they are seeded, never stored).
+  public static func isSystemAttr(_ id: String) -> Bool { ids.contains(id) }
+
+  private static let ids = Set(attrs.map(\.id))
+
+  private static func attr(
+    _ id: String, _ identID: String, _ etype: String, _ label: String, unique: Bool = false,
+    indexed: Bool = false, type: String? = nil, required: Bool = false
+  ) -> Attr {
+    Attr(
+      id: id, forward: Ident(id: identID, etype: etype, label: label), unique: unique, indexed: indexed,
+      checkedDataType: type,
+      extra: [
+        "required?": .bool(required), "inferred-types": type.map { .array([.string($0)]) } ?? .null,
+        "catalog": "system",
+      ])
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import InstantCore
+import Logging
+
+/// The HTTP side of the server: auth endpoints (protocol.md §5.3), schema pull
+/// (schema-dsl.md §8) and a health check. Every body is JSON; failures are `{type, message, hint}`
+/// with status 400 (500 for server faults), as the reference's `wrap-errors` produces.
+struct HTTPRoutes: Sendable {
+  let registry: AppRegistry
+  let logger: Logger
+
+  static let maxBodyBytes = 1 << 20
+
+  func register(on router: Router<BasicRequestContext>) {
+    router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .authorization, .contentType, .origin]))
+    router.get("/health") { _, _ in Self.json(["status": "ok"]) }
+    router.post("/runtime/auth/sign_in_guest") { request, _ in
+      await handle(request) { body throws(ProtocolError) in
+        let app = try await app(body, key: "app-id")
+        return try await app.signInGuest(extraFields: body["extra-fields"])
+      }
+    }
+    router.post("/runtime/auth/send_magic_code") { request, _ in
+      await handle(request) { body throws(ProtocolError) in
+        let app = try await app(body, key: "app-id")
+        let email = try Self.string(body, "email")
+        _ = await app.sendMagicCode(email: email)
+        return ["sent": true]
+      }
+    }
+    router.post("/runtime/auth/verify_magic_code") { request, _ in
+      await handle(request) { body throws(ProtocolError) in
+        let app = try await app(body, key: "app-id")
+        let email = try Self.string(body, "email")
+        let code = try Self.string(body, "code")
+        return try await app.verifyMagicCode(
+          email: email, code: code, guestToken: body["refresh-token"]?.stringValue, extraFields: body["extra-fields"])
+      }
+    }
+    router.post("/runtime/auth/verify_refresh_token") { request, _ in
+      await handle(request) { body throws(ProtocolError) in
+        let app = try await app(body, key: "app-id")
+        return try await app.verifyRefreshToken(try Self.string(body, "refresh-token"))
+      }
+    }
+    router.post("/runtime/signout") { request, _ in
+      await handle(request) { body throws(ProtocolError) in
+        let app = try await app(body, key: "app_id")
+        try await app.signOut(try Self.string(body, "refresh_token"))
+        return [:]
+      }
+    }
+    router.get("/dash/apps/:appId/schema/pull") { _, context in
+      await handle(nil) { _ throws(ProtocolError) in
+        let raw = context.parameters.get("appId") ?? ""
+        guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed("app-id", input: .string(raw)) }
+        return await (try load(appID)).schemaPull()
+      }
+    }
+  }
+
+  /// Runs `body` on the request's JSON object and turns the outcome into a response.
+  private func handle(
+    _ request: Request?, _ body: (JSON) async throws(ProtocolError) -> JSON
+  ) async -> Response {
+    do throws(ProtocolError) {
+      var input: JSON = [:]
+      if let request {
+        let buffer: ByteBuffer
+        do {
+          buffer = try await request.body.collect(upTo: Self.maxBodyBytes)
+        } catch {
+          throw ProtocolError(type: "param-malformed", message: "The request body is larger than \(Self.maxBodyBytes) bytes.")
+        }
+        do {
+          input = try JSON.parse(bytes: buffer.readableBytesView)
+        } catch {
+          throw ProtocolError(type: "param-malformed", message: "Malformed JSON body: \(error.description)")
+        }
+        guard case .object = input else {
+          throw ProtocolError(type: "param-malformed", message: "The request body must be a JSON object.")
+        }
+      }
+      return Self.json(try await body(input))
+    } catch {
+      if error.status >= 500 { logger.error("\(error)") }
+      return Self.json(error.httpBody, status: .init(code: error.status))
+    }
+  }
+
+  private func app(_ body: JSON, key: String) async throws(ProtocolError) -> AppDatabase {
+    let raw = try Self.string(body, key)
+    guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed(key, input: .string(raw)) }
+    return try await load(appID)
+  }
+
+  private func load(_ appID: String) async throws(ProtocolError) -> AppDatabase {
+    do {
+      return try await registry.app(appID)
+    } catch {
+      throw ProtocolError(status: 500, type: nil, message: "The app could not be loaded: \(error)")
+    }
+  }
+
+  static func string(_ body: JSON, _ key: String) throws(ProtocolError) -> String {
+    guard let raw = body[key], raw != .null else { throw .paramMissing(key) }
+    guard let value = raw.stringValue else { throw .paramMalformed(key, input: raw) }
+    return value
+  }
+
+  static func json(_ value: JSON, status: HTTPResponse.Status = .ok) -> Response {
+    Response(
+      status: status, headers: [.contentType: "application/json"],
+      body: .init(byteBuffer: ByteBuffer(string: value.serialized())))
+  }
+}

@@ -1,0 +1,33 @@
+import Logging
+
+/// How an ``InstantLocalServer`` listens and where it keeps its data.
+public struct InstantLocalConfiguration: Sendable {
+  /// Where the data lives.
+  public enum Storage: Sendable, Equatable {
+    /// A SQLite file (created with its directory if missing).
+    case file(String)
+    /// An in-memory database, gone when the server stops.
+    case memory
+  }
+
+  /// The address to bind; loopback by default.
+  public var host: String
+  /// The port to bind; 0 picks a free one (``InstantLocalServer/start()`` returns it).
+  public var port: Int
+  public var storage: Storage
+  /// The largest text message a session may send; larger ones get an `error` reply.
+  public var maxMessageBytes: Int
+  /// How often the server pings each socket; a ping left unanswered for as long closes it.
+  public var pingInterval: Duration
+
+  public init(
+    host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),
+    maxMessageBytes: Int = 4 << 20, pingInterval: Duration = .seconds(5)
+  ) {
+    self.host = host
+    self.port = port
+    self.storage = storage
+    self.maxMessageBytes = maxMessageBytes
+    self.pingInterval = pingInterval
+  }
+}

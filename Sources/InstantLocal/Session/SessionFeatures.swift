@@ -1,0 +1,40 @@
+import InstantCore
+
+/// What a session negotiated through `versions["@instantdb/core"]` (protocol.md §1.3).
+///
+/// A version that does not parse as `v?MAJOR.MINOR.PATCH(-dev)?` gives no features ("legacy").
+public struct SessionFeatures: Sendable, Equatable {
+  /// `patch-presence` diffs instead of full snapshots (core > 0.17.5).
+  public var patchPresence = false
+  /// `refresh-ok` omits unchanged attrs and is skipped when nothing changed (core > 0.20.4).
+  public var skipAttrs = false
+  /// JSON-array frames allowed (core > 0.22.75); never used by this server, as by the reference.
+  public var batchMessages = false
+
+  public init() {}
+
+  /// Reads the features from an `init` message's `versions` object.
+  public init(versions: JSON?) {
+    guard let text = versions?["@instantdb/core"]?.stringValue, let v = Self.parse(text) else { return }
+    patchPresence = Self.greater(v, (0, 17, 5))
+    skipAttrs = Self.greater(v, (0, 20, 4))
+    batchMessages = Self.greater(v, (0, 22, 75))
+  }
+
+  static func parse(_ text: String) -> (Int, Int, Int)? {
+    var s = Substring(text)
+    if s.hasPrefix("v") { s = s.dropFirst() }
+    if s.hasSuffix("-dev") { s = s.dropLast(4) }
+    let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2])
+    else { return nil }
+    return (a, b, c)
+  }
+
+  static func greater(_ v: (Int, Int, Int), _ t: (Int, Int, Int)) -> Bool {
+    if v.0 != t.0 { return v.0 > t.0 }
+    if v.1 != t.1 { return v.1 > t.1 }
+    return v.2 > t.2
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import InstantCore
+import Logging
+
+/// GRDB's connection type, named apart from anything else called `Database`.
+typealias GRDBDatabase = GRDB.Database
+
+/// The server's durable state in one SQLite file (or in memory): apps, their attrs and triples,
+/// the global transaction counter and refresh tokens.
+///
+/// Every write is one SQLite transaction in WAL mode with `synchronous = NORMAL`: once a write
+/// returns, it is in the WAL, so it survives the process being killed (`kill -9`); only a power
+/// loss can drop the last transactions. The server replies to a client only after the write
+/// returned. Checkpoints run in the background (``WALCheckpointer``), off the write path.
+final class LocalStorage: Sendable {
+  private let queue: DatabaseQueue
+  private let checkpointer: WALCheckpointer?
+
+  /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is nil.
+  init(path: String?, logger: Logger) throws(InstantLocalError) {
+    do {
+      var config = Configuration()
+      config.journalMode = .wal
+      config.busyMode = .timeout(5)
+      config.prepareDatabase { db in
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+      }
+      if let path {
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        queue = try DatabaseQueue(path: path, configuration: config)
+        try Self.migrate(queue)
+        checkpointer = try WALCheckpointer(path: path, logger: logger)
+      } else {
+        var memory = Configuration()
+        memory.journalMode = .default
+        queue = try DatabaseQueue(configuration: memory)
+        checkpointer = nil
+        try Self.migrate(queue)
+      }
+    } catch let error as InstantLocalError {
+      throw error
+    } catch {
+      throw .storage("cannot open the database at \(path ?? ":memory:"): \(error). Check the path is writable, or pass --memory.")
+    }
+  }
+
+  private static func migrate(_ queue: DatabaseQueue) throws {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE apps (id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at REAL NOT NULL);
+          CREATE TABLE attrs (app_id TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (app_id, id));
+          CREATE TABLE triples (
+            app_id TEXT NOT NULL, entity TEXT NOT NULL, attr TEXT NOT NULL, value TEXT NOT NULL, created_at REAL
+          );
+          CREATE UNIQUE INDEX triples_eav ON triples (app_id, entity, attr, value);
+          CREATE INDEX triples_app_attr ON triples (app_id, attr);
+          CREATE TABLE transactions (id INTEGER PRIMARY KEY AUTOINCREMENT, app_id TEXT NOT NULL, created_at REAL NOT NULL);
+          CREATE TABLE refresh_tokens (
+            token TEXT PRIMARY KEY, app_id TEXT NOT NULL, user_id TEXT NOT NULL, created_at REAL NOT NULL
+          );
+          """)
+    }
+    try migrator.migrate(queue)
+  }
+
+  /// What the server needs to serve an app: its stored attrs, triples in insertion order, and
+  /// refresh tokens.
+  struct AppSnapshot: Sendable {
+    var title: String
+    var attrs: [Attr]
+    var triples: [Triple]
+    var refreshTokens: [String: String]
+  }
+
+  /// The highest tx-id ever assigned (0 before the first transaction).
+  func lastTxID() throws(InstantLocalError) -> Int {
+    try run("read the transaction counter") { db in
+      try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'transactions'") ?? 0
+    }
+  }
+
+  /// Loads an app, registering it on first use (any well-formed id is accepted).
+  func loadApp(_ appID: String, now: Double) throws(InstantLocalError) -> AppSnapshot {
+    try run("load app \(appID)") { db in
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO apps (id, title, created_at) VALUES (?, ?, ?)",
+        arguments: [appID, "instant-local \(appID)", now])
+      let title = try String.fetchOne(db, sql: "SELECT title FROM apps WHERE id = ?", arguments: [appID]) ?? appID
+      var attrs: [Attr] = []
+      for text in try String.fetchAll(db, sql: "SELECT json FROM attrs WHERE app_id = ? ORDER BY rowid", arguments: [appID]) {
+        attrs.append(try Attr(json: try JSON.parse(text)))
+      }
+      var triples: [Triple] = []
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT entity, attr, value, created_at FROM triples WHERE app_id = ? ORDER BY rowid", arguments: [appID])
+      while let row = try rows.next() {
+        let value = try JSON.parse(row[2] as String)
+        triples.append(Triple(row[0], row[1], value, row[3] as Double?))
+      }
+      var tokens: [String: String] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT token, user_id FROM refresh_tokens WHERE app_id = ?", arguments: [appID]) {
+        tokens[row[0]] = row[1]
+      }
+      return AppSnapshot(title: title, attrs: attrs, triples: triples, refreshTokens: tokens)
+    }
+  }
+
+  /// Durably records one transaction's changes and returns its tx-id. `extra` runs inside the
+  /// same SQLite transaction (auth endpoints use it to store refresh tokens with the user).
+  func commit(
+    appID: String, changes: ServerTransactionChanges, now: Double,
+    extra: ((Database) throws -> Void)? = nil
+  ) throws(InstantLocalError) -> Int {
+    try run("commit a transaction for app \(appID)") { db in
+      try db.cachedStatement(sql: "INSERT INTO transactions (app_id, created_at) VALUES (?, ?)")
+        .execute(arguments: [appID, now])
+      let txID = Int(db.lastInsertedRowID)
+      for id in changes.deletedAttrIDs {
+        try db.execute(sql: "DELETE FROM attrs WHERE app_id = ? AND id = ?", arguments: [appID, id])
+        try db.execute(sql: "DELETE FROM triples WHERE app_id = ? AND attr = ?", arguments: [appID, id])
+      }
+      for attr in changes.upsertedAttrs where !SystemCatalog.isSystemAttr(attr.id) {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO attrs (app_id, id, json) VALUES (?, ?, ?)")
+          .execute(arguments: [appID, attr.id, JSON.object(attr.json).serialized()])
+      }
+      let delete = try db.cachedStatement(
+        sql: "DELETE FROM triples WHERE app_id = ? AND entity = ? AND attr = ? AND value = ?")
+      for t in changes.removed {
+        try delete.execute(arguments: [appID, t.entity, t.attr, t.value.canonicalString])
+      }
+      let insert = try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO triples (app_id, entity, attr, value, created_at) VALUES (?, ?, ?, ?, ?)")
+      for t in changes.added {
+        try insert.execute(arguments: [appID, t.entity, t.attr, t.value.canonicalString, t.createdAt])
+      }
+      try extra?(db)
+      return txID
+    }
+  }
+
+  /// Records a refresh token (inside a `commit`'s `extra`).
+  static func insertRefreshToken(_ db: Database, token: String, appID: String, userID: String, now: Double) throws {
+    try db.execute(
+      sql: "INSERT INTO refresh_tokens (token, app_id, user_id, created_at) VALUES (?, ?, ?, ?)",
+      arguments: [token, appID, userID, now])
+  }
+
+  /// Deletes a refresh token (sign-out).
+  func deleteRefreshToken(_ token: String, appID: String) throws(InstantLocalError) {
+    try run("delete a refresh token") { db in
+      try db.execute(sql: "DELETE FROM refresh_tokens WHERE token = ? AND app_id = ?", arguments: [token, appID])
+    }
+  }
+
+  private func run<T>(_ what: String, _ body: (Database) throws -> T) throws(InstantLocalError) -> T {
+    do {
+      return try queue.write { db in try body(db) }
+    } catch {
+      throw .storage("cannot \(what): \(error)")
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import InstantCore
+import Testing
+
+@Suite("the instant-local executable", .enabled(if: ServerProcess.binary != nil, "instant-local was not built"))
+struct ProcessTests {
+  @Test func committedTransactionsSurviveKill9() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-local-\(newID())")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let arguments = ["--port", "0", "--data", dir.appendingPathComponent("data.sqlite").path, "--log-level", "notice"]
+    let idAttr = newID()
+    let title = newID()
+    let g = newID()
+
+    let first = try await ServerProcess(arguments: arguments)
+    let (a, _) = try await TestSession.connected(port: first.port)
+    let ok = try await a.request([
+      "op": "transact",
+      "tx-steps": [
+        blobAttr(idAttr, "goals", "id", unique: true), blobAttr(title, "goals", "title"),
+        ["add-triple", .string(g), .string(idAttr), .string(g)], ["add-triple", .string(g), .string(title), "Survives"],
+      ],
+    ])
+    let txID = try #require(ok["tx-id"]?.intValue)
+    first.kill()
+    await a.close()
+
+    let second = try await ServerProcess(arguments: arguments)
+    defer { second.terminate() }
+    let (b, _) = try await TestSession.connected(port: second.port)
+    let result = try await b.request(["op": "add-query", "q": ["goals": [:]]])
+    #expect(triples(result["result"]).contains { $0[0] == .string(g) && $0[2] == "Survives" })
+    #expect(result["processed-tx-id"]?.intValue == txID)
+    let next = try await b.request(["op": "transact", "tx-steps": [["add-triple", .string(g), .string(title), "Later"]]])
+    #expect((next["tx-id"]?.intValue ?? 0) > txID)
+
+    // The magic code goes to the server log.
+    let server = TestServer.Client(port: second.port)
+    _ = try await server.http("POST", "/runtime/auth/send_magic_code", body: ["app-id": .string(TestSession.appID), "email": "log@example.com"])
+    let log = try await second.stderr.wait(for: "magic code for log@example.com", timeout: .seconds(10))
+    #expect(log.contains("magic code for log@example.com in app \(TestSession.appID)"))
+    await b.close()
+  }
+}

@@ -1,0 +1,67 @@
+import InstantCore
+import Testing
+
+/// Random well-formed JSON in every field of every op: the server answers each message (or stays
+/// silent where the protocol says so) and never drops the session.
+@Suite("random input")
+struct RandomInputTests {
+  /// A small deterministic generator (SplitMix64), so failures reproduce.
+  struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static let ops = [
+    "init", "add-query", "remove-query", "transact", "join-room", "leave-room", "set-presence", "client-broadcast",
+    "refresh", "error", "start-sync",
+  ]
+  static let actions = ["add-triple", "retract-triple", "delete-entity", "deep-merge-triple", "add-attr", "update-attr", "delete-attr", "rule-params"]
+
+  func value(_ g: inout Generator, depth: Int = 0) -> JSON {
+    switch Int.random(in: 0..<(depth > 2 ? 5 : 8), using: &g) {
+    case 0: return .null
+    case 1: return .bool(Bool.random(using: &g))
+    case 2: return .number(Double(Int.random(in: -5...5, using: &g)))
+    case 3: return .string(["", "goals", "id", newID(), "$users", "x.y"].randomElement(using: &g)!)
+    case 4: return .number(.random(in: -1e300...1e300, using: &g))
+    case 5: return .array((0..<Int.random(in: 0...4, using: &g)).map { _ in value(&g, depth: depth + 1) })
+    case 6:
+      var o: JSONObject = [:]
+      for _ in 0..<Int.random(in: 0...3, using: &g) {
+        o[["goals", "$", "where", "limit", "id", "todos", "order"].randomElement(using: &g)!] = value(&g, depth: depth + 1)
+      }
+      return .object(o)
+    default:
+      let action = Self.actions.randomElement(using: &g)!
+      return .array([.string(action)] + (0..<Int.random(in: 0...4, using: &g)).map { _ in value(&g, depth: depth + 1) })
+    }
+  }
+
+  @Test(arguments: [20_261_122, 1, 2, 3, 4] as [UInt64])
+  func randomMessagesNeverBreakTheSession(seed: UInt64) async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    let (s, _) = try await server.connect()
+    var g = Generator(state: seed)
+    for i in 0..<400 {
+      var message: JSONObject = ["op": .string(Self.ops.randomElement(using: &g)!), "client-event-id": .string("r\(i)")]
+      for key in ["q", "tx-steps", "room-id", "data", "topic", "app-id", "refresh-token", "versions"] where Bool.random(using: &g) {
+        message[key] = key == "tx-steps" ? .array((0..<3).map { _ in value(&g, depth: 1) }) : value(&g)
+      }
+      s.send(.object(message))
+    }
+    let probe = try await s.request(["op": "add-query", "q": ["goals": [:]]], timeout: .seconds(30))
+    #expect(probe["op"] == "add-query-ok" || probe["op"] == "add-query-exists")
+    #expect(await s.mailbox.closed == false)
+    let (fresh, reply) = try await server.connect()
+    #expect(reply["op"] == "init-ok")
+    await s.close()
+    await fresh.close()
+  }
+}

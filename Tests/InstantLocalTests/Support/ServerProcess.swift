@@ -1,0 +1,82 @@
+import Foundation
+
+/// The `instant-local` executable run as a child process, with its output collected.
+final class ServerProcess {
+  /// The built `instant-local` next to the test bundle, if it was built.
+  static var binary: URL? {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [dir, dir.deletingLastPathComponent()] {
+      let url = candidate.appendingPathComponent("instant-local")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return nil
+  }
+
+  let process = Process()
+  let stdout = OutputBuffer()
+  let stderr = OutputBuffer()
+  private(set) var port = 0
+
+  /// Launches the server and waits for its banner.
+  init(arguments: [String]) async throws {
+    guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let stdout = self.stdout
+    let stderr = self.stderr
+    out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
+    err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
+    try process.run()
+    let text = try await stdout.wait(for: "/runtime/session", timeout: .seconds(30))
+    let match = text.split(separator: "\n").first { $0.contains("ws://") }
+    let portText = match?.split(separator: ":").last?.split(separator: "/").first
+    port = Int(portText ?? "") ?? 0
+  }
+
+  /// `kill -9`.
+  func kill() {
+    Foundation.kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  /// SIGTERM, for a clean stop.
+  func terminate() {
+    process.terminate()
+    process.waitUntilExit()
+  }
+}
+
+/// Text a child process wrote, readable while it runs.
+///
+/// `@unchecked Sendable`: every access to `data` holds `lock`.
+final class OutputBuffer: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+
+  func append(_ chunk: Data) {
+    lock.lock()
+    data.append(chunk)
+    lock.unlock()
+  }
+
+  var text: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Waits until the text contains `needle`; returns all of it.
+  func wait(for needle: String, timeout: Duration) async throws -> String {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let current = text
+      if current.contains(needle) { return current }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no \(needle) in: \(text)"])
+  }
+}

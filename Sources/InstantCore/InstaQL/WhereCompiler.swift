@@ -207,7 +207,6 @@ struct WhereCompiler {
       if let c = o["$comparator"], JSValue(c).isTruthy {
         return .failing("TypeError: undefined is not a function")
       }
-      let isArgsMap = o["in"] != nil || o["$in"] != nil || o["$isNull"] != nil || o["$comparator"] != nil
       var candidates: JSON? = nil
       for key in ["in", "$in"] {
         if let c = o[key], JSValue(c).isTruthy {
@@ -219,7 +218,6 @@ struct WhereCompiler {
         // `[v]`: an object is never a stored key.
         return .nothing
       }
-      _ = isArgsMap
       switch candidates {
       case let .array(items):
         return .equals(items.compactMap { store.existingKey($0) })

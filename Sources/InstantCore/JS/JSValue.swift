@@ -136,30 +136,37 @@ enum JSValue {
       }
       return value
     }
-    // StrDecimalLiteral: [+-] (digits [. digits] | . digits) [e [+-] digits]
-    var sawDigit = false
+    // StrDecimalLiteral: [+-] (digits [. digits] | . digits) [e [+-] digits], rebuilt in a form
+    // Swift's parser accepts ("5." and ".5" become "5.0" and "0.5").
+    var canonical = ""
+    var integer = ""
+    var fraction = ""
+    var exponent = ""
     var i = text.startIndex
-    if text[i] == "+" || text[i] == "-" { i = text.index(after: i) }
-    while i < text.endIndex, text[i].isASCII, text[i].isNumber { sawDigit = true; i = text.index(after: i) }
+    if text[i] == "+" || text[i] == "-" {
+      if text[i] == "-" { canonical = "-" }
+      i = text.index(after: i)
+    }
+    while i < text.endIndex, text[i].isASCII, text[i].isNumber { integer.append(text[i]); i = text.index(after: i) }
     if i < text.endIndex, text[i] == "." {
       i = text.index(after: i)
-      while i < text.endIndex, text[i].isASCII, text[i].isNumber { sawDigit = true; i = text.index(after: i) }
+      while i < text.endIndex, text[i].isASCII, text[i].isNumber { fraction.append(text[i]); i = text.index(after: i) }
     }
-    guard sawDigit else { return .nan }
+    guard !integer.isEmpty || !fraction.isEmpty else { return .nan }
     if i < text.endIndex, text[i] == "e" || text[i] == "E" {
       i = text.index(after: i)
-      if i < text.endIndex, text[i] == "+" || text[i] == "-" { i = text.index(after: i) }
-      var expDigits = false
-      while i < text.endIndex, text[i].isASCII, text[i].isNumber { expDigits = true; i = text.index(after: i) }
-      guard expDigits else { return .nan }
+      if i < text.endIndex, text[i] == "+" || text[i] == "-" {
+        exponent.append(text[i])
+        i = text.index(after: i)
+      }
+      var digits = ""
+      while i < text.endIndex, text[i].isASCII, text[i].isNumber { digits.append(text[i]); i = text.index(after: i) }
+      guard !digits.isEmpty else { return .nan }
+      exponent = "e" + exponent + digits
     }
     guard i == text.endIndex else { return .nan }
-    var normalized = text
-    if normalized.hasSuffix(".") { normalized += "0" }
-    if normalized.hasPrefix(".") { normalized = "0" + normalized }
-    normalized = normalized.replacingOccurrences(of: "+.", with: "+0.").replacingOccurrences(of: "-.", with: "-0.")
-    normalized = normalized.replacingOccurrences(of: ".e", with: ".0e").replacingOccurrences(of: ".E", with: ".0E")
-    return Double(normalized) ?? .nan
+    canonical += (integer.isEmpty ? "0" : integer) + "." + (fraction.isEmpty ? "0" : fraction) + exponent
+    return Double(canonical) ?? .nan
   }
 
   static func isJSWhitespace(_ c: Unicode.Scalar) -> Bool {
@@ -169,34 +176,5 @@ enum JSValue {
       return true
     default: return false
     }
-  }
-}
-
-private extension String {
-  func replacingOccurrences(of target: String, with replacement: String) -> String {
-    guard !target.isEmpty, contains(target) else { return self }
-    var result = ""
-    var rest = self[...]
-    while let range = rest.range(of: target) {
-      result += rest[..<range.lowerBound]
-      result += replacement
-      rest = rest[range.upperBound...]
-    }
-    result += rest
-    return result
-  }
-}
-
-private extension Substring {
-  func range(of target: String) -> Range<Substring.Index>? {
-    guard let first = target.first else { return nil }
-    var i = startIndex
-    while i < endIndex {
-      if self[i] == first, self[i...].hasPrefix(target) {
-        return i..<self.index(i, offsetBy: target.count)
-      }
-      i = index(after: i)
-    }
-    return nil
   }
 }

@@ -125,11 +125,11 @@ struct V8Sort<Element> {
     var lengthB = lengthBArg
     runs[i] = (baseA, lengthA + lengthB)
     runs.remove(at: i + 1)
-    let k = gallopRight(work[baseB], baseA, lengthA, 0)
+    let k = gallopRight(work[baseB], in: work, baseA, lengthA, 0)
     baseA += k
     lengthA -= k
     if lengthA == 0 { return }
-    lengthB = gallopLeft(work[baseA + lengthA - 1], baseB, lengthB, lengthB - 1)
+    lengthB = gallopLeft(work[baseA + lengthA - 1], in: work, baseB, lengthB, lengthB - 1)
     if lengthB == 0 { return }
     if lengthA <= lengthB {
       mergeLow(baseA, lengthA, baseB, lengthB)
@@ -138,16 +138,16 @@ struct V8Sort<Element> {
     }
   }
 
-  /// Where `key` goes in the sorted run [base, base+length): before equal elements.
-  func gallopLeft(_ key: Element, _ base: Int, _ length: Int, _ hint: Int) -> Int {
+  /// Where `key` goes in the sorted run [base, base+length) of `array`: before equal elements.
+  func gallopLeft(_ key: Element, in array: [Element], _ base: Int, _ length: Int, _ hint: Int) -> Int {
     var lastOfs = 0
     var offset = 1
-    let baseHintElement = work[base + hint]
+    let baseHintElement = array[base + hint]
     var order = compare(baseHintElement, key)
     if order < 0 {
       let maxOfs = length - hint
       while offset < maxOfs {
-        order = compare(work[base + hint + offset], key)
+        order = compare(array[base + hint + offset], key)
         if order >= 0 { break }
         lastOfs = offset
         offset = (offset << 1) + 1
@@ -159,7 +159,7 @@ struct V8Sort<Element> {
     } else {
       let maxOfs = hint + 1
       while offset < maxOfs {
-        order = compare(work[base + hint - offset], key)
+        order = compare(array[base + hint - offset], key)
         if order < 0 { break }
         lastOfs = offset
         offset = (offset << 1) + 1
@@ -173,22 +173,22 @@ struct V8Sort<Element> {
     lastOfs += 1
     while lastOfs < offset {
       let m = lastOfs + ((offset - lastOfs) >> 1)
-      order = compare(work[base + m], key)
+      order = compare(array[base + m], key)
       if order < 0 { lastOfs = m + 1 } else { offset = m }
     }
     return offset
   }
 
-  /// Where `key` goes in the sorted run: after equal elements.
-  func gallopRight(_ key: Element, _ base: Int, _ length: Int, _ hint: Int) -> Int {
+  /// Where `key` goes in the sorted run of `array`: after equal elements.
+  func gallopRight(_ key: Element, in array: [Element], _ base: Int, _ length: Int, _ hint: Int) -> Int {
     var lastOfs = 0
     var offset = 1
-    let baseHintElement = work[base + hint]
+    let baseHintElement = array[base + hint]
     var order = compare(key, baseHintElement)
     if order < 0 {
       let maxOfs = hint + 1
       while offset < maxOfs {
-        order = compare(key, work[base + hint - offset])
+        order = compare(key, array[base + hint - offset])
         if order >= 0 { break }
         lastOfs = offset
         offset = (offset << 1) + 1
@@ -201,7 +201,7 @@ struct V8Sort<Element> {
     } else {
       let maxOfs = length - hint
       while offset < maxOfs {
-        order = compare(key, work[base + hint + offset])
+        order = compare(key, array[base + hint + offset])
         if order < 0 { break }
         lastOfs = offset
         offset = (offset << 1) + 1
@@ -214,7 +214,7 @@ struct V8Sort<Element> {
     lastOfs += 1
     while lastOfs < offset {
       let m = lastOfs + ((offset - lastOfs) >> 1)
-      order = compare(key, work[base + m])
+      order = compare(key, array[base + m])
       if order < 0 { offset = m } else { lastOfs = m + 1 }
     }
     return offset
@@ -276,7 +276,7 @@ struct V8Sort<Element> {
         firstIteration = false
         minGallop = max(1, minGallop - 1)
         // Gallop in the temp copy of run A.
-        nofWinsA = gallopRightTemp(work[cursorB], temp, cursorTemp, lengthA, 0)
+        nofWinsA = gallopRight(work[cursorB], in: temp, cursorTemp, lengthA, 0)
         if nofWinsA > 0 {
           for i in 0..<nofWinsA { work[dest + i] = temp[cursorTemp + i] }
           dest += nofWinsA
@@ -290,7 +290,7 @@ struct V8Sort<Element> {
         cursorB += 1
         lengthB -= 1
         if lengthB == 0 { break outer }
-        nofWinsB = gallopLeft(temp[cursorTemp], cursorB, lengthB, 0)
+        nofWinsB = gallopLeft(temp[cursorTemp], in: work, cursorB, lengthB, 0)
         if nofWinsB > 0 {
           for i in 0..<nofWinsB { work[dest + i] = work[cursorB + i] }
           dest += nofWinsB
@@ -366,7 +366,7 @@ struct V8Sort<Element> {
       while nofWinsA >= 7 || nofWinsB >= 7 || firstIteration {
         firstIteration = false
         minGallop = max(1, minGallop - 1)
-        let k = gallopRight(temp[cursorTemp], baseA, lengthA, lengthA - 1)
+        let k = gallopRight(temp[cursorTemp], in: work, baseA, lengthA, lengthA - 1)
         nofWinsA = lengthA - k
         if nofWinsA > 0 {
           dest -= nofWinsA
@@ -380,7 +380,7 @@ struct V8Sort<Element> {
         cursorTemp -= 1
         lengthB -= 1
         if lengthB == 1 { break outer }
-        let k2 = gallopLeftTemp(work[cursorA], temp, 0, lengthB, lengthB - 1)
+        let k2 = gallopLeft(work[cursorA], in: temp, 0, lengthB, lengthB - 1)
         nofWinsB = lengthB - k2
         if nofWinsB > 0 {
           dest -= nofWinsB
@@ -406,17 +406,5 @@ struct V8Sort<Element> {
     } else if lengthB > 0 {
       for i in 0..<lengthB { work[dest - (lengthB - 1) + i] = temp[i] }
     }
-  }
-
-  func gallopRightTemp(_ key: Element, _ array: [Element], _ base: Int, _ length: Int, _ hint: Int) -> Int {
-    var copy = V8Sort(work: array, compare: compare)
-    copy.minGallop = minGallop
-    return copy.gallopRight(key, base, length, hint)
-  }
-
-  func gallopLeftTemp(_ key: Element, _ array: [Element], _ base: Int, _ length: Int, _ hint: Int) -> Int {
-    var copy = V8Sort(work: array, compare: compare)
-    copy.minGallop = minGallop
-    return copy.gallopLeft(key, base, length, hint)
   }
 }

@@ -159,34 +159,8 @@ final class DatalogRun {
       var failure: QueryFailure?
       try forEachCandidate(p) { r in
         let rec = store.records[Int(r)]
-        var newlyBound: (Int, Int, Int) = (-1, -1, -1)
-        defer {
-          if newlyBound.0 >= 0 { bindings[newlyBound.0] = .unbound }
-          if newlyBound.1 >= 0 { bindings[newlyBound.1] = .unbound }
-          if newlyBound.2 >= 0 { bindings[newlyBound.2] = .unbound }
-        }
-        if case let .variable(i) = p.e {
-          if case .unbound = bindings[i] {
-            bindings[i] = .key(.sym(rec.e))
-            newlyBound.0 = i
-          } else if !bindings[i].strictEquals(.key(.sym(rec.e))) {
-            return false
-          }
-        }
-        if case let .variable(i) = p.v {
-          if case .unbound = bindings[i] {
-            bindings[i] = .key(rec.v)
-            newlyBound.1 = i
-          } else if !bindings[i].strictEquals(.key(rec.v)) {
-            return false
-          }
-        }
-        if case .unbound = bindings[p.t] {
-          bindings[p.t] = .time(rec.t)
-          newlyBound.2 = p.t
-        } else if !bindings[p.t].strictEquals(.time(rec.t)) {
-          return false
-        }
+        guard let newlyBound = p.bind(rec, into: &bindings) else { return false }
+        defer { newlyBound.unbind(&bindings) }
         let trailMark = trail.count
         if witnesses != nil {
           trail.append(r)
@@ -277,7 +251,41 @@ final class DatalogRun {
   }
 }
 
+/// The variables one match bound, so a depth-first search can take them back.
+struct NewBindings {
+  var indices: (Int, Int, Int) = (-1, -1, -1)
+
+  func unbind(_ bindings: inout [Bound]) {
+    for i in [indices.0, indices.1, indices.2] where i >= 0 { bindings[i] = .unbound }
+  }
+}
+
 extension Pattern {
+  /// Matches a record against the pattern's variables as the reference's `matchPattern` does
+  /// (entity, then value, then time; a bound variable must be `===`): binds the unbound ones and
+  /// returns them, or returns `nil` and leaves `bindings` as it was.
+  func bind(_ rec: TripleRecord, into bindings: inout [Bound]) -> NewBindings? {
+    var new = NewBindings()
+    func bind(_ i: Int, _ value: Bound, _ slot: inout Int) -> Bool {
+      if case .unbound = bindings[i] {
+        bindings[i] = value
+        slot = i
+        return true
+      }
+      return bindings[i].strictEquals(value)
+    }
+    if case let .variable(i) = e, !bind(i, .key(.sym(rec.e)), &new.indices.0) { return nil }
+    if case let .variable(i) = v, !bind(i, .key(rec.v), &new.indices.1) {
+      new.unbind(&bindings)
+      return nil
+    }
+    if !bind(t, .time(rec.t), &new.indices.2) {
+      new.unbind(&bindings)
+      return nil
+    }
+    return new
+  }
+
   /// The pattern's entity and value under `bindings`, as the reference's `actualize` sees them:
   /// whether the entity is known (and which, `nil` when it cannot be an entity), and the filter on
   /// the value (`nil` when unbound).

@@ -278,7 +278,7 @@ final class QueryRun {
   {
     let startCursor = JSObjects.get(pageInfo, "start-cursor")
     let endCursor = JSObjects.get(pageInfo, "end-cursor")
-    if !node.isLeading && !(pageInfo.map { JSValue($0).isTruthy } ?? false && JSValue(startCursor).isTruthy) {
+    if !node.optionsCache.isLeading && !(pageInfo.map { JSValue($0).isTruthy } ?? false && JSValue(startCursor).isTruthy) {
       return ([], [])
     }
     let compiled = try compile(node)
@@ -507,19 +507,6 @@ final class QueryRun {
       }
     }
     return false
-  }
-
-  static func isUUID(_ s: String) -> Bool {
-    var count = 0
-    for (i, u) in s.utf8.enumerated() {
-      count += 1
-      if i == 8 || i == 13 || i == 18 || i == 23 {
-        if u != 0x2D { return false }
-      } else if !((u >= 0x30 && u <= 0x39) || (u >= 0x61 && u <= 0x66) || (u >= 0x41 && u <= 0x46)) {
-        return false
-      }
-    }
-    return count == 36
   }
 
   /// `Array.prototype.slice(0, end)`'s end index.

@@ -41,19 +41,9 @@ final class ReferenceOrderRun {
 
   func match(_ p: Pattern, _ r: UInt32, _ context: [Bound]) -> [Bound]? {
     var bindings = context
-    let rec = store.records[Int(r)]
-    func bind(_ i: Int, _ value: Bound) -> Bool {
-      if case .unbound = bindings[i] {
-        bindings[i] = value
-        return true
-      }
-      return bindings[i].strictEquals(value)
-    }
-    if case let .variable(i) = p.e, !bind(i, .key(.sym(rec.e))) { return nil }
-    if case let .variable(i) = p.v, !bind(i, .key(rec.v)) { return nil }
-    if !bind(p.t, .time(rec.t)) { return nil }
-    return bindings
+    return p.bind(store.records[Int(r)], into: &bindings) == nil ? nil : bindings
   }
+
 
   /// The entities of `aev[attr]` in the reference's map order.
   func entities(of a: UInt32) -> [UInt32] {

@@ -75,8 +75,6 @@ extension TripleStore {
     // journal cannot follow; a transaction with one works on a copy instead.
     let previousAttrs = attrs
     let previousMaxTime = maxTime
-    let onCopy = order.contains("update-attr")
-    var draft = onCopy ? self : TripleStore(attrs: AttrStore())
     var context = ServerTransactionContext(now: now, systemWrite: systemWrite)
     func run(_ store: inout TripleStore) throws(TransactionError) {
       store.journal = ChangeJournal()
@@ -87,7 +85,8 @@ extension TripleStore {
       }
       try store.writeNullsForNewEntities(&context)
     }
-    if onCopy {
+    if order.contains("update-attr") {
+      var draft = self
       try run(&draft)
       self = draft
     } else {
@@ -162,7 +161,7 @@ enum ServerSteps {
     }
   }
 
-  static func isUUID(_ s: String) -> Bool { QueryRun.isUUID(s) }
+  static func isUUID(_ s: String) -> Bool { UUIDBits(s).isValid }
 }
 
 struct ServerTransactionContext {

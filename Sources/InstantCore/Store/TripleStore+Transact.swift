@@ -63,7 +63,7 @@ extension TripleStore {
     case "add-triple": addTriple(args, clock: &clock)
     case "deep-merge-triple": try mergeTriple(args, clock: &clock)
     case "retract-triple": retractTriple(args)
-    case "delete-entity": try deleteEntity(args.first ?? .null, etype: args.count > 1 ? args[1] : nil, depth: 0)
+    case "delete-entity": try deleteEntity(args.first ?? .null, etype: args.count > 1 ? args[1] : nil)
     case "add-attr":
       guard let attrJSON = args.first else { throw StoreError("add-attr without an attr") }
       do throws(Attr.Invalid) { attrs.add(try Attr(json: attrJSON)) } catch { throw StoreError(error.description) }
@@ -216,7 +216,7 @@ extension TripleStore {
   /// in the same order on an explicit stack, so a long cascade chain cannot overflow the native
   /// stack. A cascade cycle recurses forever in JavaScript and ends in "Maximum call stack size
   /// exceeded"; here it ends in the same error once the stack is `maxCascadeDepth` deep.
-  mutating func deleteEntity(_ lookup: JSON, etype: JSON?, depth: Int) throws(StoreError) {
+  mutating func deleteEntity(_ lookup: JSON, etype: JSON?) throws(StoreError) {
     var stack: [DeleteFrame] = [DeleteFrame(lookup: lookup, etype: etype)]
     while let top = stack.last {
       if stack.count > Self.maxCascadeDepth { throw StoreError("Maximum call stack size exceeded") }

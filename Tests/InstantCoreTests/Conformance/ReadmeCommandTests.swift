@@ -31,3 +31,25 @@ import Testing
     #expect(String(decoding: output.stdout, as: UTF8.self).contains("no file at"))
   }
 }
+
+/// `instant-query --instaml`, the debugging mode that prints the tx-steps ops expand to.
+@Suite("instant-query --instaml") struct InstaMLCommandTests {
+  @Test("ops on stdin become tx-steps on stdout") func expandsOps() throws {
+    let input = #"""
+      [{"attrs": [{"id": "a-gid", "forward-identity": ["f1", "goals", "id"], "value-type": "blob", "cardinality": "one", "unique?": true},
+                  {"id": "a-title", "forward-identity": ["f2", "goals", "title"], "value-type": "blob", "cardinality": "one"}],
+        "ops": [["update", "goals", "11111111-1111-4111-8111-111111111111", {"title": "Run"}]]},
+       {"attrs": [{"id": "a-gid", "forward-identity": ["f1", "goals", "id"], "value-type": "blob", "cardinality": "one", "unique?": true},
+                  {"id": "a-title", "forward-identity": ["f2", "goals", "title"], "value-type": "blob", "cardinality": "one"}],
+        "ops": [["update", "goals", ["title", "Run"], {"title": "Walk"}]]}]
+      """#
+    let output = try InstantQueryBatchTests.run(stdin: Data(input.utf8), arguments: ["--instaml"])
+    #expect(output.status == 0, "stderr: \(output.stderr)")
+    let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
+    #expect(results.first == ["steps": [
+      ["add-triple", "11111111-1111-4111-8111-111111111111", "a-gid", "11111111-1111-4111-8111-111111111111"],
+      ["add-triple", "11111111-1111-4111-8111-111111111111", "a-title", "Run"],
+    ]])
+    #expect(results.last == ["error": "title is not a unique attribute."])
+  }
+}

@@ -13,6 +13,7 @@ let package = Package(
     .plugin(name: "InstantSchemaPlugin", targets: ["InstantSchemaPlugin"]),
     .library(name: "InstantLocal", targets: ["InstantLocal"]),
     .executable(name: "instant-local", targets: ["instant-local"]),
+    .library(name: "InstantDB", targets: ["InstantDB"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -23,6 +24,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
   ],
   targets: [
     .target(
@@ -117,6 +120,30 @@ let package = Package(
         "InstantLocal",
         "InstantCore",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+      ]
+    ),
+
+    // MARK: InstantDB (the client)
+
+    .target(
+      name: "InstantDB",
+      dependencies: [
+        "InstantCore",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "WSClient", package: "swift-websocket"),
+      ]
+    ),
+    .testTarget(
+      name: "InstantDBTests",
+      dependencies: [
+        "InstantDB",
+        "InstantCore",
+        "InstantLocal",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ]
     ),
   ],

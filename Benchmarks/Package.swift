@@ -5,9 +5,10 @@ import PackageDescription
 // Run from this directory: `swift package benchmark` (see BENCHMARKS.md at the repository root).
 let package = Package(
   name: "sharing-instant-benchmarks",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "sharing-instant", path: ".."),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
@@ -18,6 +19,16 @@ let package = Package(
     .executableTarget(
       name: "instant-core-memory",
       dependencies: ["CMallocStats", "SyntheticData", .product(name: "InstantCore", package: "sharing-instant")]
+    ),
+    // Client latencies through instant-local: `swift run -c release instant-client-bench`.
+    .executableTarget(
+      name: "instant-client-bench",
+      dependencies: [
+        .product(name: "InstantCore", package: "sharing-instant"),
+        .product(name: "InstantDB", package: "sharing-instant"),
+        .product(name: "InstantLocal", package: "sharing-instant"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .executableTarget(
       name: "InstantCoreBenchmarks",

@@ -1,0 +1,216 @@
+import Foundation
+import InstantCore
+import Logging
+
+/// A connection to one InstantDB app: live queries, optimistic writes that survive going offline
+/// and restarting, and the connection's state.
+///
+/// ```swift
+/// let db = InstantClient(appId: "…")
+/// for await result in db.subscribe(["todos": [:]]) { print(result.data) }
+/// let write = try await db.transact([.update("todos", .id(InstantID.make()), ["title": "Run"])])
+/// try await write.synced()
+/// ```
+///
+/// Every client owns its own state (socket, caches, queue); two clients in one process share
+/// nothing. Server addresses are ordinary configuration: hosted InstantDB, a self-hosted server,
+/// or `instant-local`.
+public final class InstantClient: Sendable {
+  public let appId: String
+  /// The HTTP base (auth, storage).
+  public let apiURI: URL
+  /// The WebSocket endpoint (`…/runtime/session`); `?app_id=` is appended.
+  public let websocketURI: URL
+  /// Set when the local database could not be used as configured (see ``StorageProblem``).
+  public let storageProblem: StorageProblem?
+
+  let reactor: Reactor
+
+  /// - Parameters:
+  ///   - appId: the app's id.
+  ///   - apiURI: the HTTP base; hosted InstantDB by default.
+  ///   - websocketURI: the WebSocket endpoint; hosted InstantDB by default.
+  ///   - storage: where pending writes and cached results live; a SQLite file per app by default
+  ///     (``InstantStorage/defaultFile(appId:)``), `.memory` for tests and previews.
+  ///   - schema: the app's schema, for attrs created with the right types and `has: one` links
+  ///     returned as objects.
+  ///   - transport: how sockets are opened; SwiftNIO by default.
+  ///   - cachedQueryLimit: how many recent query results are kept for offline start (default 10).
+  public init(
+    appId: String,
+    apiURI: URL = URL(string: "https://api.instantdb.com")!,
+    websocketURI: URL = URL(string: "wss://api.instantdb.com/runtime/session")!,
+    storage: InstantStorage? = nil,
+    schema: ClientSchema? = nil,
+    transport: any WebSocketTransport = NIOWebSocketTransport(),
+    cachedQueryLimit: Int = 10
+  ) {
+    self.appId = appId
+    self.apiURI = apiURI
+    self.websocketURI = websocketURI
+    let logger = ClientLog.make()
+    let store = ClientStorage.make(storage ?? .defaultFile(appId: appId))
+    if let problem = store.problem { logger.error("\(problem)") }
+    storageProblem = store.problem
+    var components = URLComponents(url: websocketURI, resolvingAgainstBaseURL: false)
+    let query = components?.queryItems ?? []
+    components?.queryItems = query + [URLQueryItem(name: "app_id", value: appId)]
+    reactor = Reactor(
+      config: .init(
+        appID: appId, websocketURL: components?.url ?? websocketURI, transport: transport, schema: schema,
+        cachedQueryLimit: max(0, cachedQueryLimit)),
+      storage: store, logger: logger)
+    let reactor = self.reactor
+    Task { await reactor.start() }
+  }
+
+  deinit {
+    let reactor = self.reactor
+    Task { await reactor.shutdown() }
+  }
+
+  // MARK: Queries
+
+  /// A live query: the cached answer first (if this device has one), then every change, from the
+  /// server or from this device's own writes. One `add-query` is sent per distinct query however
+  /// many subscribers it has; the last subscriber to stop sends `remove-query`.
+  public func subscribe(_ query: JSON) -> QuerySubscription {
+    QuerySubscription(query: query, reactor: reactor)
+  }
+
+  /// The server's current answer to `query`. Throws ``InstantClientError/Kind/offline`` when not
+  /// connected, and ``InstantClientError/Kind/timedOut`` after `timeout`.
+  public func queryOnce(_ query: JSON, timeout: Duration = .seconds(30)) async throws -> QueryResult {
+    guard await reactor.status == .authenticated else {
+      throw InstantClientError(.offline, "queryOnce needs a connection to the server")
+    }
+    return try await withThrowingTaskGroup(of: QueryResult?.self) { group in
+      group.addTask {
+        for await result in self.subscribe(query) where !result.isFromCache || result.error != nil {
+          if let error = result.error { throw error }
+          return result
+        }
+        throw InstantClientError(.shutDown, "the client was shut down")
+      }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let result = first else {
+        throw InstantClientError(.timedOut, "no answer from the server within \(timeout)")
+      }
+      return result
+    }
+  }
+
+  // MARK: Writes
+
+  /// Applies `ops` as one transaction. Returns once the write is saved on this device (it is
+  /// already visible to every local query); ``WriteReceipt/synced()`` waits for the server.
+  /// Throws at once when the ops are invalid, the app is read-only, or the write cannot be saved.
+  @discardableResult
+  public func transact(_ ops: [InstaMLOp]) async throws -> WriteReceipt {
+    let id = try await reactor.transact(ops)
+    return WriteReceipt(id: id, reactor: reactor)
+  }
+
+  @discardableResult
+  public func transact(_ op: InstaMLOp) async throws -> WriteReceipt {
+    try await transact([op])
+  }
+
+  /// Writes not yet folded into every query, oldest first.
+  public var pendingWrites: [PendingWrite] {
+    get async { await reactor.pendingWrites }
+  }
+
+  /// ``pendingWrites`` now and after every change.
+  public func pendingWriteUpdates() -> AsyncStream<[PendingWrite]> {
+    let reactor = self.reactor
+    let id = UUID()
+    return AsyncStream { continuation in
+      continuation.onTermination = { _ in Task { await reactor.unwatchPending(id) } }
+      Task { await reactor.watchPending(id, continuation) }
+    }
+  }
+
+  // MARK: Connection
+
+  public var status: ConnectionStatus {
+    get async { await reactor.status }
+  }
+
+  /// ``status`` now and after every change.
+  public func statusUpdates() -> AsyncStream<ConnectionStatus> {
+    let reactor = self.reactor
+    let id = UUID()
+    return AsyncStream { continuation in
+      continuation.onTermination = { _ in Task { await reactor.unwatchStatus(id) } }
+      Task { await reactor.watchStatus(id, continuation) }
+    }
+  }
+
+  public var appStatus: AppStatus {
+    get async { await reactor.appStatus }
+  }
+
+  /// The server's `init` refusal, if the status is ``ConnectionStatus/errored``.
+  public var lastError: InstantClientError? {
+    get async { await reactor.lastError }
+  }
+
+  /// Tell the client whether the network is reachable (from `NWPathMonitor`, say). While it is
+  /// not, the client stays offline and keeps writes queued; when it is again, it reconnects at once.
+  public func setNetworkAvailable(_ available: Bool) async {
+    await reactor.setNetworkAvailable(available)
+  }
+
+  /// Drops the socket, if any, and connects again without waiting for the back-off.
+  public func reconnectNow() async {
+    await reactor.reconnectNow()
+  }
+
+  /// Closes the socket, ends every subscription and releases the local database. Pending writes
+  /// stay saved for the next client on the same storage.
+  public func shutdown() async {
+    await reactor.shutdown()
+  }
+}
+
+/// A write saved on this device.
+public struct WriteReceipt: Sendable, Hashable {
+  /// The write's `client-event-id`.
+  public let id: String
+  let reactor: Reactor
+
+  /// Waits until the server acknowledges the write and returns its transaction id; throws the
+  /// server's error (``InstantClientError/Kind/transactionRejected``) if it refused it, in which
+  /// case the write has been rolled back locally. Offline, this waits for the next connection.
+  @discardableResult
+  public func synced() async throws -> Int {
+    try await reactor.synced(id)
+  }
+
+  public static func == (a: Self, b: Self) -> Bool { a.id == b.id }
+  public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// The answers to a live query, as an `AsyncSequence`. Iterating subscribes; ending the
+/// iteration (or dropping the iterator) unsubscribes.
+public struct QuerySubscription: AsyncSequence, Sendable {
+  public typealias Element = QueryResult
+  public let query: JSON
+  let reactor: Reactor
+
+  public func makeAsyncIterator() -> AsyncStream<QueryResult>.Iterator {
+    let reactor = self.reactor
+    let query = self.query
+    let id = UUID()
+    let stream = AsyncStream<QueryResult>(bufferingPolicy: .bufferingNewest(64)) { continuation in
+      continuation.onTermination = { _ in Task { await reactor.unsubscribe(query, id: id) } }
+      Task { await reactor.subscribe(query, id: id, continuation) }
+    }
+    return stream.makeAsyncIterator()
+  }
+}

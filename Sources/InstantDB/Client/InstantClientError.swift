@@ -1,0 +1,59 @@
+import InstantCore
+
+/// An error from the client: a write the server rejected, a query it refused, a write refused
+/// because the app is read-only, or a problem with local storage.
+public struct InstantClientError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong, to switch on.
+  public enum Kind: Sendable, Equatable {
+    /// The server rejected a transaction; ``InstantClientError/serverType`` has its wire type
+    /// (`validation-failed`, `record-not-unique`, `permission-denied`, …).
+    case transactionRejected
+    /// The server refused a query (``InstantClientError/serverType`` as above).
+    case queryRejected
+    /// The server refused `init`: the app id or the signed-in user is unknown.
+    case initRejected
+    /// The query is malformed (InstantCore refused to evaluate it).
+    case invalidQuery
+    /// The ops could not be turned into tx-steps (an unknown attribute with a schema, a bad lookup).
+    case invalidOps
+    /// The app is read-only on the server; writes are refused until it is active again.
+    case appReadOnly
+    /// The app is disabled on the server.
+    case appDisabled
+    /// `queryOnce` needs the server and the client is not connected.
+    case offline
+    /// No answer in time.
+    case timedOut
+    /// The local database could not be opened or written.
+    case storage
+    /// The client was shut down.
+    case shutDown
+  }
+
+  public var kind: Kind
+  /// The message to show: the server's own words for server errors.
+  public var message: String
+  /// The server's wire `type` (for server errors).
+  public var serverType: String?
+  /// The server's `hint` (for server errors).
+  public var hint: JSON?
+
+  public init(_ kind: Kind, _ message: String, serverType: String? = nil, hint: JSON? = nil) {
+    self.kind = kind
+    self.message = message
+    self.serverType = serverType
+    self.hint = hint
+  }
+
+  public var description: String {
+    if let serverType { return "\(message) (\(serverType))" }
+    return message
+  }
+
+  /// An `error` frame from the server as an error of `kind`.
+  init(serverError frame: JSON, kind: Kind) {
+    let type = frame["type"]?.stringValue
+    let message = frame["message"]?.stringValue ?? "the server refused the request"
+    self.init(kind, message, serverType: type, hint: frame["hint"])
+  }
+}

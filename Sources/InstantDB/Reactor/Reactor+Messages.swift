@@ -1,0 +1,172 @@
+import Foundation
+import InstantCore
+
+extension Reactor {
+  /// One frame from the server: an object, or an array of them. Anything malformed is logged and
+  /// skipped; it never stops the socket.
+  func handleFrame(_ text: String) {
+    let frame: JSON
+    do {
+      frame = try JSON.parse(text)
+    } catch {
+      logger.error("skipped a frame that is not JSON (\(text.utf8.count) bytes): \(error)")
+      return
+    }
+    if logger.logLevel <= .debug { logger.debug("← \(text.prefix(2_000))") }
+    switch frame {
+    case let .array(messages): messages.forEach(handleMessage)
+    case .object: handleMessage(frame)
+    default: logger.error("skipped a frame that is neither an object nor an array")
+    }
+  }
+
+  func handleMessage(_ message: JSON) {
+    guard let op = message["op"]?.stringValue else {
+      logger.error("skipped a message without an op")
+      return
+    }
+    switch op {
+    case "init-ok": handleInitOK(message)
+    case "add-query-ok":
+      guard let q = message["q"], let result = message["result"] else {
+        return logger.error("skipped an add-query-ok without q or result")
+      }
+      receiveResult(for: q, result: result, processedTxID: message["processed-tx-id"]?.intValue)
+      cleanUpConfirmedWrites()
+    case "refresh-ok": handleRefresh(message)
+    case "transact-ok": handleTransactOK(message)
+    case "error": handleError(message)
+    case "app-status-changed":
+      if let raw = message["status"]?.stringValue { setAppStatus(raw) }
+    case "add-query-exists", "remove-query-ok", "set-presence-ok", "client-broadcast-ok", "leave-room-ok":
+      break
+    default:
+      logger.debug("ignored a message with op \(op)")
+    }
+  }
+
+  private func handleInitOK(_ message: JSON) {
+    backoff.reset()
+    lastError = nil
+    sessionID = message["session-id"]?.stringValue
+    if let raw = message["app-status"]?["status"]?.stringValue { setAppStatus(raw) }
+    if let attrsJSON = message["attrs"] { replaceAttrs(attrsJSON) }
+    setStatus(.authenticated)
+    // Re-send every live query (with its original event id), then every write the server has not
+    // acknowledged, in order (protocol.md §6.3).
+    for state in queries.values.sorted(by: { $0.eventID < $1.eventID }) where !state.subscribers.isEmpty {
+      send(["op": "add-query", "client-event-id": .string(state.eventID), "q": state.q])
+    }
+    let unsent = mutations.indices.filter { mutations[$0].txID == nil }
+    do {
+      try storage.markSent(unsent.filter { !mutations[$0].wasSent }.map { mutations[$0].id })
+    } catch {
+      logger.error("could not record sent writes: \(error)")
+    }
+    for i in unsent {
+      send(mutations[i].frame(resend: mutations[i].wasSent))
+      mutations[i].sentOnThisSocket = true
+      mutations[i].wasSent = true
+    }
+    notifyPendingWatchers()
+  }
+
+  private func handleRefresh(_ message: JSON) {
+    if let attrsJSON = message["attrs"] { replaceAttrs(attrsJSON) }
+    let processed = message["processed-tx-id"]?.intValue
+    for computation in message["computations"]?.arrayValue ?? [] {
+      guard let q = computation["instaql-query"], let result = computation["instaql-result"] else {
+        logger.error("skipped a refresh computation without instaql-query or instaql-result")
+        continue
+      }
+      receiveResult(for: q, result: result, processedTxID: processed)
+    }
+    cleanUpConfirmedWrites()
+  }
+
+  private func handleTransactOK(_ message: JSON) {
+    guard let id = message["client-event-id"]?.stringValue, let i = mutations.firstIndex(where: { $0.id == id }) else {
+      return
+    }
+    guard let txID = message["tx-id"]?.intValue else {
+      return logger.error("skipped a transact-ok without a tx-id")
+    }
+    mutations[i].txID = txID
+    do { try storage.confirm(id, txID: txID) } catch { logger.error("could not record an acknowledged write: \(error)") }
+    // The write's attrs now exist on the server.
+    var attrsChanged = false
+    for attrJSON in mutations[i].addedAttrs {
+      guard case var .object(o) = attrJSON else { continue }
+      o["isUnsynced"] = nil
+      if let attr = try? Attr(json: o), attrs[attr.id] == nil {
+        attrs.add(attr)
+        attrsChanged = true
+      }
+    }
+    if attrsChanged { optimisticAttrsCache = nil }
+    finish(id, .success(txID))
+    cleanUpConfirmedWrites()
+    notifyPendingWatchers()
+  }
+
+  private func handleError(_ message: JSON) {
+    let eventID = message["client-event-id"]?.stringValue
+    let original = message["original-event"]
+    if let eventID, let i = mutations.firstIndex(where: { $0.id == eventID }) {
+      let status = message["status"]?.intValue ?? 400
+      if status >= 500 {
+        // A timeout or server fault: the write may or may not have committed. Keep it pending and
+        // send it again on the next connection rather than losing it.
+        logger.error("the server could not finish a write (status \(status)); it stays pending")
+        mutations[i].sentOnThisSocket = false
+        notifyPendingWatchers()
+        return
+      }
+      reject(at: i, InstantClientError(serverError: message, kind: .transactionRejected))
+      return
+    }
+    if original?["op"]?.stringValue == "add-query", let q = original?["q"] {
+      let key = q.canonicalString
+      guard queries[key] != nil else { return }
+      queries[key]!.error = InstantClientError(serverError: message, kind: .queryRejected)
+      deliver(key)
+      return
+    }
+    if status != .authenticated || original?["op"]?.stringValue == "init" {
+      let error = InstantClientError(serverError: message, kind: .initRejected)
+      lastError = error
+      logger.error("the server refused init: \(error)")
+      setStatus(.errored)
+      return
+    }
+    logger.error("server error: \(message["message"]?.stringValue ?? "?") (\(message["type"]?.stringValue ?? "?"))")
+  }
+
+  private func setAppStatus(_ raw: String) {
+    guard let new = AppStatus(rawValue: raw) else { return logger.error("unknown app status \(raw)") }
+    appStatus = new
+  }
+
+  /// Replaces the attr table (the server's word), rewrites pending writes that invented attrs the
+  /// server now has under other ids, and rebuilds every query's store.
+  private func replaceAttrs(_ json: JSON) {
+    do {
+      attrs = try AttrStore(json: json, linkIndex: config.schema?.linkIndex)
+    } catch {
+      return logger.error("skipped an attr table that does not parse: \(error)")
+    }
+    optimisticAttrsCache = nil
+    do { try storage.saveAttrs(json) } catch { logger.error("could not save attrs: \(error)") }
+    let changed = AttrRewriter.rewrite(&mutations, against: attrs)
+    if !changed.isEmpty {
+      do { try storage.replaceSteps(changed.map { mutations[$0] }) } catch {
+        logger.error("could not save rewritten writes: \(error)")
+      }
+    }
+    for key in queries.keys {
+      if let triples = queries[key]!.serverTriples { queries[key]!.base = makeStore(triples) }
+      rebuildOverlay(key)
+      deliver(key)
+    }
+  }
+}

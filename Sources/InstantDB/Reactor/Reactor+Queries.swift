@@ -1,0 +1,126 @@
+import Foundation
+import InstantCore
+
+extension Reactor {
+  // MARK: Subscribers
+
+  func subscribe(_ q: JSON, id: UUID, _ continuation: AsyncStream<QueryResult>.Continuation) {
+    guard !isShutDown else { return continuation.finish() }
+    let key = q.canonicalString
+    if queries[key] == nil {
+      var state = QueryState(q: q)
+      if let cached = cache[key] {
+        state.serverTriples = cached.triples
+        state.pageInfo = cached.pageInfo
+        state.processedTxID = cached.processedTxID
+        state.base = makeStore(cached.triples)
+      }
+      queries[key] = state
+      rebuildOverlay(key)
+      if status == .authenticated { send(["op": "add-query", "client-event-id": .string(state.eventID), "q": q]) }
+    }
+    queries[key]!.subscribers[id] = continuation
+    if let last = queries[key]!.lastDelivered {
+      continuation.yield(last)
+    } else {
+      deliver(key)
+    }
+  }
+
+  func unsubscribe(_ q: JSON, id: UUID) {
+    let key = q.canonicalString
+    guard var state = queries[key] else { return }
+    state.subscribers[id] = nil
+    guard state.subscribers.isEmpty else {
+      queries[key] = state
+      return
+    }
+    queries[key] = nil
+    if status == .authenticated { send(["op": "remove-query", "client-event-id": .string(InstantID.make()), "q": q]) }
+    if let triples = state.serverTriples {
+      remember(key, ClientStorage.CachedQuery(q: q, triples: triples, pageInfo: state.pageInfo, processedTxID: state.processedTxID))
+    }
+  }
+
+  /// Keeps a result for a later subscriber, at most `cachedQueryLimit` of them in memory.
+  private func remember(_ key: String, _ cached: ClientStorage.CachedQuery) {
+    cache[key] = cached
+    while cache.count > config.cachedQueryLimit, let victim = cache.keys.first(where: { $0 != key }) {
+      cache[victim] = nil
+    }
+  }
+
+  // MARK: Server results
+
+  func receiveResult(for q: JSON, result: JSON, processedTxID: Int?) {
+    let key = q.canonicalString
+    guard queries[key] != nil else { return }
+    let triples = ServerResult.triples(result)
+    let pageInfo = ServerResult.pageInfo(result)
+    queries[key]!.serverTriples = triples
+    queries[key]!.pageInfo = pageInfo
+    queries[key]!.processedTxID = processedTxID
+    queries[key]!.isFresh = true
+    queries[key]!.error = nil
+    queries[key]!.base = makeStore(triples)
+    rebuildOverlay(key)
+    deliver(key)
+    cacheWrites.yield(
+      (key, ClientStorage.CachedQuery(q: queries[key]!.q, triples: triples, pageInfo: pageInfo, processedTxID: processedTxID)))
+  }
+
+  /// A store of the server's triples; rows that are not triples are logged and skipped.
+  func makeStore(_ rows: [JSON]) -> TripleStore {
+    var triples: [Triple] = []
+    triples.reserveCapacity(rows.count)
+    var bad = 0
+    for row in rows {
+      if let triple = Triple(json: row) { triples.append(triple) } else { bad += 1 }
+    }
+    if bad > 0 { logger.error("skipped \(bad) malformed triples in a server result") }
+    return TripleStore(attrs: attrs, triples: triples, cardinalityInference: config.schema != nil)
+  }
+
+  /// The server's store with every pending write that it does not reflect yet applied, in order.
+  func rebuildOverlay(_ key: String) {
+    guard let base = queries[key]?.base else { return }
+    var store = base
+    var applied: [String] = []
+    let processed = queries[key]!.processedTxID
+    for m in mutations where m.applies(over: processed) {
+      do {
+        try store.transact(m.steps)
+        applied.append(m.id)
+      } catch {
+        logger.error("a pending write could not be applied locally: \(error)")
+      }
+    }
+    queries[key]!.overlay = store
+    queries[key]!.overlaid = applied
+  }
+
+  /// Evaluates the query with InstantCore and sends the answer to its subscribers if it changed.
+  func deliver(_ key: String) {
+    guard let state = queries[key], !state.subscribers.isEmpty else { return }
+    var result: QueryResult
+    if let store = state.overlay {
+      do {
+        let answer = try store.query(state.q, pageInfo: state.pageInfo)
+        result = QueryResult(
+          data: answer.data, pageInfo: answer.pageInfo, isFromCache: !state.isFresh, error: state.error,
+          hasPendingWrites: !state.overlaid.isEmpty)
+      } catch {
+        result = QueryResult(
+          data: state.lastDelivered?.data ?? .object([:]), isFromCache: !state.isFresh,
+          error: InstantClientError(.invalidQuery, "\(error)"), hasPendingWrites: false)
+      }
+    } else if let error = state.error {
+      result = QueryResult(data: .object([:]), isFromCache: false, error: error, hasPendingWrites: false)
+    } else {
+      return
+    }
+    guard result != state.lastDelivered else { return }
+    queries[key]!.lastDelivered = result
+    for subscriber in state.subscribers.values { subscriber.yield(result) }
+  }
+}

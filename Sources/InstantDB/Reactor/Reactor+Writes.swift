@@ -1,0 +1,115 @@
+import Foundation
+import InstantCore
+
+extension Reactor {
+  /// Expands `ops`, saves the write (the *enqueued* moment), shows it to every query at once and
+  /// sends it if connected. Returns the write's id.
+  func transact(_ ops: [InstaMLOp]) throws(InstantClientError) -> String {
+    guard !isShutDown else { throw InstantClientError(.shutDown, "the client was shut down") }
+    switch appStatus {
+    case .active: break
+    case .readOnly: throw InstantClientError(.appReadOnly, "the app is read-only; writes are refused until it is active")
+    case .disabled: throw InstantClientError(.appDisabled, "the app is disabled; writes are refused")
+    }
+    let steps: [JSON]
+    do {
+      let instaml = InstaML(
+        attrs: optimisticAttrs(), stores: queries.values.compactMap(\.base), schema: config.schema)
+      steps = try instaml.transform(ops)
+    } catch {
+      throw InstantClientError(.invalidOps, error.description)
+    }
+    let sendNow = status == .authenticated
+    let m = PendingMutation(
+      id: InstantID.make(), order: (mutations.last?.order ?? 0) + 1,
+      created: (Date().timeIntervalSince1970 * 1000).rounded(), steps: steps, wasSent: sendNow)
+    do {
+      try storage.insert(m)
+    } catch {
+      throw InstantClientError(.storage, "the write could not be saved on this device: \(error)")
+    }
+    mutations.append(m)
+    optimisticAttrsCache = nil
+    // A new write comes after every pending one, so it is applied on top of each overlay as is.
+    for key in queries.keys {
+      guard queries[key]!.overlay != nil else { continue }
+      do {
+        try queries[key]!.overlay!.transact(steps)
+        queries[key]!.overlaid.append(m.id)
+      } catch {
+        logger.error("a write could not be applied locally: \(error)")
+      }
+      deliver(key)
+    }
+    if sendNow {
+      send(m.frame(resend: false))
+      mutations[mutations.count - 1].sentOnThisSocket = true
+    }
+    notifyPendingWatchers()
+    return m.id
+  }
+
+  /// The server's attrs plus those created by pending writes.
+  func optimisticAttrs() -> AttrStore {
+    if let optimisticAttrsCache { return optimisticAttrsCache }
+    var result = attrs
+    for m in mutations {
+      for json in m.addedAttrs {
+        if let attr = try? Attr(json: json), result[attr.id] == nil { result.add(attr) }
+      }
+    }
+    optimisticAttrsCache = result
+    return result
+  }
+
+  /// Waits for the server's answer to a write: its tx-id, or its error.
+  func synced(_ id: String) async throws -> Int {
+    if let outcome = outcomes[id] { return try outcome.get() }
+    if let m = mutations.first(where: { $0.id == id }), let txID = m.txID { return txID }
+    guard mutations.contains(where: { $0.id == id }) else {
+      throw InstantClientError(.shutDown, "no write with id \(id) is known to this client")
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+      syncWaiters[id, default: []].append(continuation)
+    }
+  }
+
+  /// Records how a write ended and wakes those waiting for it.
+  func finish(_ id: String, _ outcome: Result<Int, InstantClientError>) {
+    outcomes[id] = outcome
+    outcomeOrder.append(id)
+    if outcomeOrder.count > 1_000 { outcomes[outcomeOrder.removeFirst()] = nil }
+    for waiter in syncWaiters.removeValue(forKey: id) ?? [] { waiter.resume(with: outcome.mapError { $0 }) }
+  }
+
+  /// A write the server refused: gone from the queue and from every query, error to the caller.
+  func reject(at index: Int, _ error: InstantClientError) {
+    let m = mutations.remove(at: index)
+    optimisticAttrsCache = nil
+    do { try storage.delete([m.id]) } catch { logger.error("could not delete a rejected write: \(error)") }
+    logger.error("the server rejected a write: \(error)")
+    for key in queries.keys where queries[key]!.overlaid.contains(m.id) {
+      rebuildOverlay(key)
+      deliver(key)
+    }
+    finish(m.id, .failure(error))
+    notifyPendingWatchers()
+  }
+
+  /// Drops acknowledged writes that every query's result already reflects (protocol.md §3.6).
+  /// With no query holding a result, an acknowledged write has nothing left to overlay.
+  func cleanUpConfirmedWrites() {
+    let processed = queries.values.filter(\.hasResult).map { $0.processedTxID ?? 0 }
+    let floor = processed.min() ?? Int.max
+    let done = mutations.filter { m in m.txID.map { $0 <= floor } ?? false }
+    guard !done.isEmpty else { return }
+    let ids = Set(done.map(\.id))
+    mutations.removeAll { ids.contains($0.id) }
+    optimisticAttrsCache = nil
+    do { try storage.delete(Array(ids)) } catch { logger.error("could not delete finished writes: \(error)") }
+    for key in queries.keys where !ids.isDisjoint(with: queries[key]!.overlaid) {
+      queries[key]!.overlaid.removeAll { ids.contains($0) }
+    }
+    notifyPendingWatchers()
+  }
+}

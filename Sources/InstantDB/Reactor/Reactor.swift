@@ -1,0 +1,250 @@
+import Foundation
+import InstantCore
+import Logging
+
+/// The one owner of a client's mutable state: the socket, the attrs, every query's server result,
+/// the pending writes and their persistence. Everything a subscriber sees is derived from these.
+actor Reactor {
+  struct Configuration: Sendable {
+    var appID: String
+    var websocketURL: URL
+    var transport: any WebSocketTransport
+    var schema: ClientSchema?
+    var cachedQueryLimit: Int
+  }
+
+  let config: Configuration
+  let storage: ClientStorage
+  let logger: Logger
+
+  // MARK: Connection
+
+  var status: ConnectionStatus = .connecting
+  var appStatus: AppStatus = .active
+  var sessionID: String?
+  var lastError: InstantClientError?
+  var connection: (any WebSocketConnection)?
+  var socketGeneration = 0
+  var connectionTask: Task<Void, Never>?
+  var backoff = ReconnectBackoff()
+  var isShutDown = false
+  var isNetworkAvailable = true
+  var wakeup: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+  var wakeupCounter = 0
+  var statusWatchers: [UUID: AsyncStream<ConnectionStatus>.Continuation] = [:]
+
+  // MARK: Data
+
+  /// The server's attrs (from `init-ok`/`refresh-ok`, plus those of acknowledged writes).
+  var attrs: AttrStore
+  var queries: [String: QueryState] = [:]
+  /// Server results saved earlier, by canonical query, for queries nobody subscribes to now.
+  var cache: [String: ClientStorage.CachedQuery]
+  /// Pending writes in order.
+  var mutations: [PendingMutation]
+  var optimisticAttrsCache: AttrStore?
+  /// How finished writes ended, for `synced()` calls that come late (bounded).
+  var outcomes: [String: Result<Int, InstantClientError>] = [:]
+  var outcomeOrder: [String] = []
+  var syncWaiters: [String: [CheckedContinuation<Int, any Error>]] = [:]
+  var pendingWatchers: [UUID: AsyncStream<[PendingWrite]>.Continuation] = [:]
+  let cacheWrites: AsyncStream<(String, ClientStorage.CachedQuery)>.Continuation
+  let cacheWriter: Task<Void, Never>
+
+  init(config: Configuration, storage: ClientStorage, logger: Logger) {
+    self.config = config
+    self.storage = storage
+    self.logger = logger
+    let linkIndex = config.schema?.linkIndex
+    var attrs = AttrStore(linkIndex: linkIndex)
+    var mutations: [PendingMutation] = []
+    var cache: [String: ClientStorage.CachedQuery] = [:]
+    do {
+      if let saved = try storage.loadAttrs() { attrs = try AttrStore(json: saved, linkIndex: linkIndex) }
+      mutations = try storage.loadMutations()
+      cache = try storage.loadQueries()
+    } catch {
+      logger.error("could not read the local database: \(error)")
+    }
+    self.attrs = attrs
+    self.mutations = mutations
+    self.cache = cache
+    let (stream, continuation) = AsyncStream<(String, ClientStorage.CachedQuery)>.makeStream()
+    self.cacheWrites = continuation
+    let limit = config.cachedQueryLimit
+    self.cacheWriter = Task.detached {
+      for await (key, cached) in stream {
+        do { try storage.saveQuery(key: key, cached, limit: limit) } catch {
+          logger.error("could not save a query result: \(error)")
+        }
+      }
+    }
+  }
+
+  func start() {
+    guard connectionTask == nil, !isShutDown else { return }
+    connectionTask = Task { await self.runConnection() }
+  }
+
+  // MARK: Socket lifecycle
+
+  private func runConnection() async {
+    while !isShutDown {
+      if !isNetworkAvailable {
+        await pause(nil)
+        continue
+      }
+      setStatus(.connecting)
+      do {
+        let socket = try await config.transport.connect(to: config.websocketURL)
+        guard !isShutDown, isNetworkAvailable else {
+          await socket.close()
+          continue
+        }
+        socketGeneration += 1
+        connection = socket
+        setStatus(.opened)
+        sendInit()
+        for try await text in socket.messages {
+          handleFrame(text)
+        }
+        logger.info("socket closed by the server")
+      } catch {
+        logger.info("socket closed: \(error)")
+      }
+      socketClosed()
+      if isShutDown { break }
+      let delay = backoff.next()
+      if delay > .zero { await pause(delay) }
+    }
+  }
+
+  private func socketClosed() {
+    connection = nil
+    sessionID = nil
+    if status != .errored { setStatus(.closed) }
+    for i in mutations.indices { mutations[i].sentOnThisSocket = false }
+    notifyPendingWatchers()
+  }
+
+  /// Waits until `delay` passes (or forever when `nil`) or ``wake()`` is called.
+  private func pause(_ delay: Duration?) async {
+    wakeupCounter += 1
+    let id = wakeupCounter
+    await withCheckedContinuation { continuation in
+      wakeup = (id, continuation)
+      if let delay {
+        Task {
+          try? await Task.sleep(for: delay)
+          self.wake(id)
+        }
+      }
+    }
+  }
+
+  func wake(_ id: Int? = nil) {
+    guard let current = wakeup, id == nil || id == current.id else { return }
+    wakeup = nil
+    current.continuation.resume()
+  }
+
+  func setNetworkAvailable(_ available: Bool) async {
+    guard available != isNetworkAvailable else { return }
+    isNetworkAvailable = available
+    if available {
+      backoff.reset()
+      wake()
+    } else if let connection {
+      await connection.close()
+    }
+  }
+
+  /// Drops the current socket (if any) and connects again at once.
+  func reconnectNow() async {
+    backoff.reset()
+    if let connection {
+      await connection.close()
+    } else {
+      wake()
+    }
+  }
+
+  func shutdown() async {
+    guard !isShutDown else { return }
+    isShutDown = true
+    wake()
+    if let connection { await connection.close() }
+    await connectionTask?.value
+    setStatus(.closed)
+    for (_, state) in queries { state.subscribers.values.forEach { $0.finish() } }
+    queries = [:]
+    statusWatchers.values.forEach { $0.finish() }
+    statusWatchers = [:]
+    pendingWatchers.values.forEach { $0.finish() }
+    pendingWatchers = [:]
+    for (_, waiters) in syncWaiters {
+      waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
+    }
+    syncWaiters = [:]
+    cacheWrites.finish()
+    await cacheWriter.value
+    storage.releaseLock()
+  }
+
+  // MARK: Sending
+
+  func send(_ frame: JSON) {
+    guard let connection else { return }
+    if logger.logLevel <= .debug { logger.debug("→ \(Self.redacted(frame).serialized())") }
+    connection.send(frame.serialized())
+  }
+
+  private func sendInit() {
+    let frame: JSON = [
+      "op": "init", "client-event-id": .string(InstantID.make()), "app-id": .string(config.appID),
+      // A core version above 0.22.75 turns on the protocol's current features (skip-attrs,
+      // patch-presence, batch-messages), all of which this client handles.
+      "versions": ["@instantdb/core": "v1.0.65", "sharing-instant": "0.1.0"],
+    ]
+    send(frame)
+  }
+
+  /// A frame with its secrets replaced, for debug logs.
+  static func redacted(_ frame: JSON) -> JSON {
+    guard case var .object(o) = frame else { return frame }
+    for key in ["refresh-token", "__admin-token"] where o[key] != nil { o[key] = "<redacted>" }
+    return .object(o)
+  }
+
+  // MARK: Observation
+
+  func setStatus(_ new: ConnectionStatus) {
+    guard new != status else { return }
+    status = new
+    for watcher in statusWatchers.values { watcher.yield(new) }
+  }
+
+  func watchStatus(_ id: UUID, _ continuation: AsyncStream<ConnectionStatus>.Continuation) {
+    guard !isShutDown else { return continuation.finish() }
+    statusWatchers[id] = continuation
+    continuation.yield(status)
+  }
+
+  func unwatchStatus(_ id: UUID) { statusWatchers[id] = nil }
+
+  var pendingWrites: [PendingWrite] { mutations.map(\.publicValue) }
+
+  func watchPending(_ id: UUID, _ continuation: AsyncStream<[PendingWrite]>.Continuation) {
+    guard !isShutDown else { return continuation.finish() }
+    pendingWatchers[id] = continuation
+    continuation.yield(pendingWrites)
+  }
+
+  func unwatchPending(_ id: UUID) { pendingWatchers[id] = nil }
+
+  func notifyPendingWatchers() {
+    guard !pendingWatchers.isEmpty else { return }
+    let value = pendingWrites
+    for watcher in pendingWatchers.values { watcher.yield(value) }
+  }
+}

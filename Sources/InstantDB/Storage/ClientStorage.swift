@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import InstantCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The client's SQLite database: one row per pending write (an enqueue is one INSERT, whatever
+/// the backlog), the cached results of recent queries, and the attrs.
+final class ClientStorage: Sendable {
+  let db: DatabaseQueue
+  /// The lock file descriptor that keeps a second client off the same file (-1 in memory).
+  let lockFD: Int32
+  let problem: StorageProblem?
+
+  private init(db: DatabaseQueue, lockFD: Int32, problem: StorageProblem?) {
+    self.db = db
+    self.lockFD = lockFD
+    self.problem = problem
+  }
+
+  deinit {
+    if lockFD >= 0 { close(lockFD) }
+  }
+
+  /// Opens `storage`. Never fails: a file that cannot be used is reported in ``problem`` and the
+  /// client falls back to memory (or to a fresh file, when the old one was unreadable).
+  static func make(_ storage: InstantStorage) -> ClientStorage {
+    guard case let .sqlite(url) = storage else { return memory(problem: nil) }
+    let path = url.path
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    } catch {
+      return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)"))
+    }
+    let fd = open(path + ".lock", O_CREAT | O_RDWR, 0o600)
+    guard fd >= 0 else {
+      return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: String(cString: strerror(errno))))
+    }
+    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+      close(fd)
+      return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "locked"))
+    }
+    do {
+      let db = try openFile(path)
+      try validate(db)
+      return ClientStorage(db: db, lockFD: fd, problem: nil)
+    } catch {
+      // Unreadable: keep it for inspection, never reuse or delete it.
+      let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+      for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+        try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+      }
+      let problem = StorageProblem(kind: .unreadable, path: path, movedTo: aside, reason: "\(error)")
+      do {
+        return ClientStorage(db: try openFile(path), lockFD: fd, problem: problem)
+      } catch {
+        close(fd)
+        return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)"))
+      }
+    }
+  }
+
+  private static func memory(problem: StorageProblem?) -> ClientStorage {
+    // An in-memory database cannot fail to open or migrate.
+    let db = try! DatabaseQueue()
+    try! migrate(db)
+    return ClientStorage(db: db, lockFD: -1, problem: problem)
+  }
+
+  private static func openFile(_ path: String) throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+    let db = try DatabaseQueue(path: path, configuration: configuration)
+    try db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+    try migrate(db)
+    return db
+  }
+
+  private static func migrate(_ db: DatabaseQueue) throws {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE mutation (id TEXT PRIMARY KEY, ord INTEGER NOT NULL, created REAL NOT NULL,
+            steps TEXT NOT NULL, tx_id INTEGER, sent INTEGER NOT NULL DEFAULT 0);
+          CREATE TABLE query (key TEXT PRIMARY KEY, q TEXT NOT NULL, triples TEXT NOT NULL,
+            page_info TEXT, processed_tx_id INTEGER, used REAL NOT NULL);
+          CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          """)
+    }
+    try migrator.migrate(db)
+  }
+
+  /// Reads every row once, so a file that opens but holds garbage is caught at start.
+  private static func validate(_ db: DatabaseQueue) throws {
+    _ = try db.read { db in
+      let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "?"
+      guard check == "ok" else { throw StorageReadError("quick_check: \(check)") }
+    }
+    let storage = ClientStorage(db: db, lockFD: -1, problem: nil)
+    _ = try storage.loadMutations()
+    _ = try storage.loadAttrs()
+    _ = try storage.loadQueries()
+  }
+
+  // MARK: Pending writes
+
+  func insert(_ m: PendingMutation) throws {
+    try db.write { db in
+      try db.execute(
+        sql: "INSERT INTO mutation (id, ord, created, steps, tx_id, sent) VALUES (?, ?, ?, ?, ?, ?)",
+        arguments: [m.id, m.order, m.created, JSON.array(m.steps).serialized(), m.txID, m.wasSent])
+    }
+  }
+
+  func confirm(_ id: String, txID: Int) throws {
+    try db.write { try $0.execute(sql: "UPDATE mutation SET tx_id = ? WHERE id = ?", arguments: [txID, id]) }
+  }
+
+  /// Records that these writes are about to be sent (before they are).
+  func markSent(_ ids: [String]) throws {
+    guard !ids.isEmpty else { return }
+    try db.write { db in
+      for id in ids { try db.execute(sql: "UPDATE mutation SET sent = 1 WHERE id = ?", arguments: [id]) }
+    }
+  }
+
+  func replaceSteps(_ changed: [PendingMutation]) throws {
+    try db.write { db in
+      for m in changed {
+        try db.execute(
+          sql: "UPDATE mutation SET steps = ? WHERE id = ?", arguments: [JSON.array(m.steps).serialized(), m.id])
+      }
+    }
+  }
+
+  func delete(_ ids: [String]) throws {
+    guard !ids.isEmpty else { return }
+    try db.write { db in
+      for id in ids { try db.execute(sql: "DELETE FROM mutation WHERE id = ?", arguments: [id]) }
+    }
+  }
+
+  func loadMutations() throws -> [PendingMutation] {
+    try db.read { db in
+      try Row.fetchAll(db, sql: "SELECT id, ord, created, steps, tx_id, sent FROM mutation ORDER BY ord, id").map { row in
+        let text: String = row["steps"]
+        guard case let .array(steps) = try JSON.parse(text) else { throw StorageReadError("a pending write is not an array of steps") }
+        return PendingMutation(id: row["id"], order: row["ord"], created: row["created"], steps: steps, txID: row["tx_id"], wasSent: row["sent"])
+      }
+    }
+  }
+
+  // MARK: Attrs
+
+  func saveAttrs(_ attrs: JSON) throws {
+    try db.write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO kv (key, value) VALUES ('attrs', ?)", arguments: [attrs.serialized()])
+    }
+  }
+
+  func loadAttrs() throws -> JSON? {
+    try db.read { db in
+      try String.fetchOne(db, sql: "SELECT value FROM kv WHERE key = 'attrs'").map { try JSON.parse($0) }
+    }
+  }
+
+  // MARK: Cached query results
+
+  struct CachedQuery {
+    var q: JSON
+    var triples: [JSON]
+    var pageInfo: JSON?
+    var processedTxID: Int?
+  }
+
+  /// Saves a query's server result and keeps only the `limit` most recently used.
+  func saveQuery(key: String, _ cached: CachedQuery, limit: Int) throws {
+    try db.write { db in
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO query (key, q, triples, page_info, processed_tx_id, used)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          key, cached.q.serialized(), JSON.array(cached.triples).serialized(), cached.pageInfo?.serialized(),
+          cached.processedTxID, Date().timeIntervalSince1970,
+        ])
+      try db.execute(
+        sql: "DELETE FROM query WHERE key NOT IN (SELECT key FROM query ORDER BY used DESC LIMIT ?)",
+        arguments: [limit])
+    }
+  }
+
+  func loadQueries() throws -> [String: CachedQuery] {
+    try db.read { db in
+      var out: [String: CachedQuery] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT key, q, triples, page_info, processed_tx_id FROM query") {
+        let triplesText: String = row["triples"]
+        guard case let .array(triples) = try JSON.parse(triplesText) else { throw StorageReadError("a cached result is not an array") }
+        let pageText: String? = row["page_info"]
+        out[row["key"]] = CachedQuery(
+          q: try JSON.parse(row["q"] as String), triples: triples, pageInfo: try pageText.map { try JSON.parse($0) },
+          processedTxID: row["processed_tx_id"])
+      }
+      return out
+    }
+  }
+}
+
+struct StorageReadError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+extension ClientStorage {
+  /// Lets another client open the file (called on shutdown).
+  func releaseLock() {
+    if lockFD >= 0 { flock(lockFD, LOCK_UN) }
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a client keeps its pending writes, cached query results and attrs.
+public enum InstantStorage: Sendable, Equatable {
+  /// A SQLite file (created if missing). Only one client at a time may use a file: a second
+  /// client that names the same file keeps its state in memory and reports
+  /// ``InstantClient/storageProblem``.
+  case sqlite(URL)
+  /// Memory only, for tests and previews: nothing survives the process.
+  case memory
+
+  /// `Application Support/InstantDB/<appId>.sqlite` on Apple platforms,
+  /// `$XDG_DATA_HOME/instantdb/<appId>.sqlite` (or `~/.local/share/…`) elsewhere.
+  public static func defaultFile(appId: String) -> InstantStorage {
+    #if canImport(Darwin)
+      let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        ?? URL(fileURLWithPath: NSTemporaryDirectory())
+      return .sqlite(base.appendingPathComponent("InstantDB").appendingPathComponent("\(appId).sqlite"))
+    #else
+      let env = ProcessInfo.processInfo.environment
+      let base = env["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
+      return .sqlite(base.appendingPathComponent("instantdb").appendingPathComponent("\(appId).sqlite"))
+    #endif
+  }
+}
+
+/// What happened to a local database the client could not use.
+public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
+  public enum Kind: Sendable, Equatable {
+    /// The file could not be read; it was renamed to ``movedTo`` and the client started clean.
+    case unreadable
+    /// Another client holds the file; this client keeps its state in memory.
+    case inUse
+    /// The file could not be created or opened; this client keeps its state in memory.
+    case unavailable
+  }
+
+  public var kind: Kind
+  public var path: String
+  /// Where an unreadable file was moved.
+  public var movedTo: String?
+  public var reason: String
+
+  public var description: String {
+    switch kind {
+    case .unreadable:
+      "the local database \(path) could not be read (\(reason)); it was moved to \(movedTo ?? "?") and the client started clean"
+    case .inUse:
+      "the local database \(path) is in use by another client; this client keeps its state in memory"
+    case .unavailable:
+      "the local database \(path) could not be opened (\(reason)); this client keeps its state in memory"
+    }
+  }
+}

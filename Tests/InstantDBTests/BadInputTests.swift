@@ -1,0 +1,109 @@
+import Foundation
+import InstantCore
+import InstantDB
+import Testing
+
+/// Malformed and unexpected server frames are logged and skipped; the client carries on.
+@Suite("Client bad input")
+struct ClientBadInputTests {
+  static let garbage: [String] = [
+    "", "not json", "{", "[1,2", "42", "\"text\"", "null", "[]", "[42, \"x\"]", "{}", "{\"op\": 7}",
+    "{\"op\": \"refresh-ok\", \"computations\": \"no\"}",
+    "{\"op\": \"refresh-ok\", \"computations\": [{\"instaql-query\": {\"todos\": {}}, \"instaql-result\": 5}]}",
+    "{\"op\": \"refresh-ok\", \"computations\": [{\"instaql-query\": {\"todos\": {}}}]}",
+    "{\"op\": \"refresh-ok\", \"attrs\": \"nope\", \"computations\": []}",
+    "{\"op\": \"add-query-ok\", \"q\": {\"todos\": {}}, \"result\": [{\"data\": {\"datalog-result\": {\"join-rows\": [[[1], \"x\", null]]}}}]}",
+    "{\"op\": \"transact-ok\", \"client-event-id\": \"unknown\", \"tx-id\": 5}",
+    "{\"op\": \"transact-ok\"}",
+    "{\"op\": \"error\"}",
+    "{\"op\": \"error\", \"original-event\": {\"op\": \"add-query\", \"q\": {\"nobody\": {}}}}",
+    "{\"op\": \"init-ok\", \"attrs\": 12}",
+    "{\"op\": \"app-status-changed\", \"status\": \"sleepy\"}",
+    "{\"op\": \"some-future-op\", \"x\": 1}",
+    "[{\"op\": \"remove-query-ok\"}, {\"op\": \"nonsense\"}, 3]",
+  ]
+
+  @Test("Every malformed frame is skipped and sync goes on")
+  func malformedFrames() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      let b = server.client()
+      defer { Task { await a.shutdown(); await b.shutdown() } }
+      let watchA = Watcher(a.subscribe(["todos": [:]]))
+      try await watchA.next { !$0.isFromCache }
+      try await a.transact(.update("todos", .id(InstantID.make()), ["title": "before"])).synced()
+
+      for frame in Self.garbage { transport.inject(frame) }
+
+      try await b.transact(.update("todos", .id(InstantID.make()), ["title": "after"])).synced()
+      let result = try await watchA.next { Set($0.column("todos", "title")) == ["before", "after"] }
+      #expect(result.error == nil)
+      let status = await a.status
+      #expect(status == .authenticated)
+    }
+  }
+
+  @Test("A read-only app refuses writes at once with a clear error; reads keep working")
+  func readOnlyApp() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      defer { Task { await a.shutdown() } }
+      let watch = Watcher(a.subscribe(["todos": [:]]))
+      try await watch.next { !$0.isFromCache }
+
+      transport.inject(#"{"op": "app-status-changed", "status": "read-only"}"#)
+      try await waitUntil("the app is read-only") { await a.appStatus == .readOnly }
+      let error = await #expect(throws: InstantClientError.self) {
+        try await a.transact(.update("todos", .id(InstantID.make()), ["title": "x"]))
+      }
+      #expect(error?.kind == .appReadOnly)
+      let pending = await a.pendingWrites
+      #expect(pending.isEmpty)
+
+      transport.inject(#"{"op": "app-status-changed", "status": "active"}"#)
+      try await waitUntil("the app is active") { await a.appStatus == .active }
+      try await a.transact(.update("todos", .id(InstantID.make()), ["title": "x"])).synced()
+      try await watch.next { $0.column("todos", "title") == ["x"] }
+    }
+  }
+
+  @Test("Frames on the wire: init first, then add-query, then transact, shaped as the reference sends them")
+  func wireFrames() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      defer { Task { await a.shutdown() } }
+      let watch = Watcher(a.subscribe(["goals": ["todos": [:]]]))
+      try await watch.next { !$0.isFromCache }
+      let goal = InstantID.make()
+      try await a.transact(.update("goals", .id(goal), ["title": "Get fit"])).synced()
+
+      let frames = try transport.sent.map { try JSON.parse($0) }
+      #expect(frames.first?["op"] == "init", "init is the first frame")
+      let initFrame = try #require(frames.first)
+      #expect(initFrame["app-id"] == .string(LocalServer.appID))
+      #expect(initFrame["versions"]?["@instantdb/core"] == "v1.0.65")
+      #expect(initFrame["client-event-id"]?.stringValue.map(Self.isLowerUUID) == true)
+
+      let addQuery = try #require(frames.first { $0["op"] == "add-query" })
+      #expect(addQuery["q"] == ["goals": ["todos": [:]]])
+      #expect(Set(addQuery.objectValue!.keys) == ["op", "client-event-id", "q"])
+
+      let transact = try #require(frames.first { $0["op"] == "transact" })
+      #expect(Set(transact.objectValue!.keys) == ["op", "client-event-id", "tx-steps", "created", "order"])
+      #expect(transact["order"] == 1)
+      let steps = try #require(transact["tx-steps"]?.arrayValue)
+      // add-attrs first, then the id triple, then the data (protocol.md §3.3-3.4).
+      let ops = steps.compactMap { $0[0]?.stringValue }
+      #expect(ops == ["add-attr", "add-attr", "add-triple", "add-triple"])
+      #expect(steps[2][1] == .string(goal) && steps[2][3] == .string(goal))
+      #expect(steps[3][3] == "Get fit")
+    }
+  }
+
+  static func isLowerUUID(_ s: String) -> Bool {
+    UUID(uuidString: s) != nil && s == s.lowercased()
+  }
+}

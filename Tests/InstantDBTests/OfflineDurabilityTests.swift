@@ -1,0 +1,149 @@
+import Foundation
+import InstantCore
+import InstantDB
+import InstantLocal
+import Testing
+
+/// Writes made offline survive the process and land exactly once, in order.
+@Suite("Offline durability")
+struct OfflineDurabilityTests {
+  @Test("100 offline writes survive a client restart and a server restart, and land once, in order")
+  func hundredOfflineWrites() async throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let serverFile = dir.appendingPathComponent("server.sqlite").path
+    let clientFile = InstantStorage.sqlite(dir.appendingPathComponent("a.sqlite"))
+
+    let server = try await LocalServer.start(storage: .file(serverFile))
+    let port = server.port
+    // A learns the attrs while online, then the server goes away.
+    var a = LocalServer.client(port: port, storage: clientFile)
+    try await a.transact(.update("items", .id(InstantID.make()), ["n": 0])).synced()
+    await server.stop()
+    let first = a
+    try await waitUntil("A notices the server is gone") { await first.status != .authenticated }
+
+    // Each write adds an item and overwrites one counter: the counter ends at 100 only if the
+    // writes were applied in the order they were made.
+    let counter = InstantID.make()
+    for n in 1...100 {
+      try await a.transact([
+        .update("items", .id(InstantID.make()), ["n": .number(Double(n))]),
+        .update("counters", .id(counter), ["last": .number(Double(n))]),
+      ])
+    }
+    let pendingCount = await a.pendingWrites.count
+    #expect(pendingCount == 100)
+    await a.shutdown()
+
+    a = LocalServer.client(port: port, storage: clientFile)
+    let reloadedCount = await a.pendingWrites.count
+    #expect(reloadedCount == 100)
+    let restarted = try await LocalServer.start(storage: .file(serverFile), port: port)
+    defer { Task { await restarted.stop() } }
+    await a.reconnectNow()
+
+    let b = LocalServer.client(port: port)
+    let reopenedClient = a
+    defer { Task { await reopenedClient.shutdown(); await b.shutdown() } }
+    let watchB = Watcher(b.subscribe(["items": [:], "counters": [:]]))
+    let result = try await watchB.next(timeout: .seconds(20)) { $0.rows("items").count >= 101 }
+    let ns = result.column("items", "n").compactMap(\.numberValue).sorted()
+    #expect(ns == (0...100).map(Double.init), "every write exactly once")
+    #expect(result.column("counters", "last") == [100], "applied in the order they were made")
+    let reopened = a
+    try await waitUntil("A's queue drains") { await reopened.pendingWrites.allSatisfy { $0.state == .synced } }
+  }
+
+  @Test("A subscriber gets the cached result before any network")
+  func coldStartFromCache() async throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let clientFile = InstantStorage.sqlite(dir.appendingPathComponent("a.sqlite"))
+    let query: JSON = ["todos": ["$": ["order": ["serverCreatedAt": "asc"]]]]
+    try await withServer { server in
+      let a = server.client(storage: clientFile)
+      let watch = Watcher(a.subscribe(query))
+      try await watch.next { !$0.isFromCache }
+      try await a.transact([
+        .update("todos", .id(InstantID.make()), ["title": "one"]),
+        .update("todos", .id(InstantID.make()), ["title": "two"]),
+      ]).synced()
+      try await watch.next { $0.rows("todos").count == 2 && !$0.hasPendingWrites }
+      watch.stop()
+      await a.shutdown()
+    }
+    // The server is gone; the cache answers.
+    let a = LocalServer.client(port: 1, storage: clientFile)
+    defer { Task { await a.shutdown() } }
+    let watch = Watcher(a.subscribe(query))
+    let cached = try await watch.next { !$0.rows("todos").isEmpty }
+    #expect(cached.isFromCache)
+    #expect(Set(cached.column("todos", "title")) == ["one", "two"])
+  }
+
+  @Test("An unreadable local database is moved aside and reported, never reused")
+  func unreadableDatabase() async throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("a.sqlite")
+    try Data(repeating: 0x5A, count: 8192).write(to: file)
+    let a = LocalServer.client(port: 1, storage: .sqlite(file))
+    defer { Task { await a.shutdown() } }
+    let problem = try #require(a.storageProblem)
+    #expect(problem.kind == .unreadable)
+    let movedTo = try #require(problem.movedTo)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == Data(repeating: 0x5A, count: 8192))
+    // The client still works, on a fresh file.
+    try await a.transact(.update("todos", .id(InstantID.make()), ["title": "fresh"]))
+    let pendingCount = await a.pendingWrites.count
+    #expect(pendingCount == 1)
+  }
+
+  @Test("Two clients cannot share one database file")
+  func fileInUse() async throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let storage = InstantStorage.sqlite(dir.appendingPathComponent("a.sqlite"))
+    let first = LocalServer.client(port: 1, storage: storage)
+    let second = LocalServer.client(port: 1, storage: storage)
+    #expect(first.storageProblem == nil)
+    #expect(second.storageProblem?.kind == .inUse)
+    await first.shutdown()
+    await second.shutdown()
+    let third = LocalServer.client(port: 1, storage: storage)
+    #expect(third.storageProblem == nil, "shutdown releases the file")
+    await third.shutdown()
+  }
+}
+
+/// protocol.md §3.7: the server does not deduplicate re-sent transactions.
+@Suite("Re-sends")
+struct ResendTests {
+  @Test("A create whose transact-ok was lost is re-sent and succeeds instead of being refused as a duplicate")
+  func lostTransactOK() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      let b = server.client()
+      defer { Task { await a.shutdown(); await b.shutdown() } }
+      let watchB = Watcher(b.subscribe(["todos": [:]]))
+      try await waitUntil("A connects") { await a.status == .authenticated }
+
+      transport.dropIncoming.withLock { $0 = { $0.contains("\"transact-ok\"") } }
+      let id = InstantID.make()
+      let receipt = try await a.transact(.create("todos", .id(id), ["title": "once"]))
+      try await watchB.next { $0.column("todos", "title") == ["once"] }  // committed on the server
+      transport.dropIncoming.withLock { $0 = { _ in false } }
+      await a.reconnectNow()
+
+      let txID = try await receipt.synced()
+      #expect(txID > 0)
+      let resent = transport.sent.filter { $0.contains(id) && $0.contains("\"transact\"") }
+      #expect(resent.count == 2, "sent, then re-sent after the reconnect")
+      #expect(resent.first?.contains("\"create\"") == true)
+      #expect(resent.last?.contains("\"create\"") == false, "the re-send drops the create mode")
+      try await watchB.next { $0.column("todos", "title") == ["once"] }
+    }
+  }
+}

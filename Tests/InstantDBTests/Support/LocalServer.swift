@@ -1,0 +1,119 @@
+import Foundation
+import InstantCore
+import InstantDB
+import InstantLocal
+import Logging
+import Synchronization
+
+/// A real instant-local on loopback for one test, and clients pointed at it.
+struct LocalServer {
+  static let appID = "6a0e5a43-2d2c-4f4e-9a53-1c8f3d6f0b11"
+
+  let server: InstantLocalServer
+  let port: Int
+
+  static func start(storage: InstantLocalConfiguration.Storage = .memory, port: Int = 0) async throws -> LocalServer {
+    var logger = Logger(label: "instant-local-test")
+    logger.logLevel = .critical
+    let server = try InstantLocalServer(configuration: .init(port: port, storage: storage), logger: logger)
+    let bound = try await server.start()
+    return LocalServer(server: server, port: bound)
+  }
+
+  func stop() async { await server.stop() }
+
+  func client(
+    storage: InstantStorage = .memory, schema: ClientSchema? = nil, transport: any WebSocketTransport = NIOWebSocketTransport()
+  ) -> InstantClient {
+    Self.client(port: port, storage: storage, schema: schema, transport: transport)
+  }
+
+  static func client(
+    port: Int, storage: InstantStorage = .memory, schema: ClientSchema? = nil,
+    transport: any WebSocketTransport = NIOWebSocketTransport()
+  ) -> InstantClient {
+    InstantClient(
+      appId: appID, apiURI: URL(string: "http://127.0.0.1:\(port)")!,
+      websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: storage, schema: schema,
+      transport: transport)
+  }
+}
+
+/// Runs `body` with a started server, and stops it afterwards whatever happens.
+func withServer<T>(
+  storage: InstantLocalConfiguration.Storage = .memory, _ body: @Sendable (LocalServer) async throws -> T
+) async throws -> T {
+  let server = try await LocalServer.start(storage: storage)
+  do {
+    let value = try await body(server)
+    await server.stop()
+    return value
+  } catch {
+    await server.stop()
+    throw error
+  }
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Reads a live query in the background; `next` waits until a result matches.
+final class Watcher: Sendable {
+  private let results = Locked<[QueryResult]>([])
+  private let reader: Task<Void, Never>
+
+  init(_ subscription: QuerySubscription) {
+    let results = self.results
+    reader = Task {
+      for await result in subscription { results.withLock { $0.append(result) } }
+    }
+  }
+
+  deinit { reader.cancel() }
+
+  var last: QueryResult? { results.withLock { $0.last } }
+  var count: Int { results.withLock { $0.count } }
+
+  /// The latest result if it matches, else waits for one that does.
+  @discardableResult
+  func next(
+    timeout: Duration = .seconds(10), _ what: String = "a matching result",
+    where predicate: (QueryResult) -> Bool
+  ) async throws -> QueryResult {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      if let last, predicate(last) { return last }
+      guard ContinuousClock.now < deadline else { break }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    throw TimedOut(description: "no \(what) within \(timeout); last: \(last.map { $0.data.serialized() } ?? "none")")
+  }
+
+  func stop() { reader.cancel() }
+}
+
+extension QueryResult {
+  /// The entities of `namespace`, in order.
+  func rows(_ namespace: String) -> [JSON] { data[namespace]?.arrayValue ?? [] }
+
+  /// `field` of each entity of `namespace`, in order.
+  func column(_ namespace: String, _ field: String) -> [JSON] { rows(namespace).map { $0[field] ?? .null } }
+}
+
+func waitUntil(
+  timeout: Duration = .seconds(10), _ what: String, _ condition: @Sendable () async -> Bool
+) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if await condition() { return }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  throw TimedOut(description: "\(what) did not happen within \(timeout)")
+}
+
+func temporaryDirectory() -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("instantdb-tests-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}

@@ -137,6 +137,7 @@ struct ClientSyncTests {
       defer { Task { await a.shutdown(); await b.shutdown() } }
       let watchA = Watcher(a.subscribe(["users": [:]]))
       let watchB = Watcher(b.subscribe(["users": [:]]))
+      let rejections = a.rejectedWrites()
       try await watchA.next { !$0.isFromCache }
 
       try await a.transact(.update("users", .id(InstantID.make()), ["email": "a@example.com"])).synced()
@@ -152,6 +153,10 @@ struct ClientSyncTests {
       #expect(error?.kind == .transactionRejected)
       #expect(error?.serverType == "record-not-unique")
       #expect(error?.message.contains("a@example.com") == true)
+      var rejected = rejections.makeAsyncIterator()
+      let reported = await rejected.next()
+      #expect(reported?.id == duplicate.id)
+      #expect(reported?.error == error)
       try await watchA.next { $0.rows("users").count == 1 && !$0.hasPendingWrites }
       let pending = await a.pendingWrites
       #expect(pending.isEmpty)

@@ -135,6 +135,17 @@ public final class InstantClient: Sendable {
     }
   }
 
+  /// Every write the server refuses from now on (each already rolled back locally), for writes
+  /// nobody awaits with ``WriteReceipt/synced()``: show the user what did not save.
+  public func rejectedWrites() -> AsyncStream<RejectedWrite> {
+    let reactor = self.reactor
+    let id = UUID()
+    return AsyncStream { continuation in
+      continuation.onTermination = { _ in Task { await reactor.unwatchRejections(id) } }
+      Task { await reactor.watchRejections(id, continuation) }
+    }
+  }
+
   // MARK: Connection
 
   public var status: ConnectionStatus {

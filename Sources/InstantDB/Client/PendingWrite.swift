@@ -17,3 +17,11 @@ public struct PendingWrite: Sendable, Equatable, Identifiable {
   /// The server's transaction id once acknowledged.
   public var txID: Int?
 }
+
+/// A write the server refused. It has been rolled back locally; ``error`` carries the server's
+/// message.
+public struct RejectedWrite: Sendable, Equatable, Identifiable {
+  /// The write's `client-event-id` (``WriteReceipt/id``).
+  public var id: String
+  public var error: InstantClientError
+}

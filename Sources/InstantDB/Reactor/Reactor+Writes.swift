@@ -29,7 +29,8 @@ extension Reactor {
       throw InstantClientError(.storage, "the write could not be saved on this device: \(error)")
     }
     mutations.append(m)
-    optimisticAttrsCache = nil
+    // Kept up to date rather than rebuilt, so an enqueue costs the same whatever the backlog.
+    if optimisticAttrsCache != nil { Self.addAttrs(of: m, to: &optimisticAttrsCache!) }
     // A new write comes after every pending one, so it is applied on top of each overlay as is.
     for key in queries.keys {
       guard queries[key]!.overlay != nil else { continue }
@@ -53,13 +54,15 @@ extension Reactor {
   func optimisticAttrs() -> AttrStore {
     if let optimisticAttrsCache { return optimisticAttrsCache }
     var result = attrs
-    for m in mutations {
-      for json in m.addedAttrs {
-        if let attr = try? Attr(json: json), result[attr.id] == nil { result.add(attr) }
-      }
-    }
+    for m in mutations { Self.addAttrs(of: m, to: &result) }
     optimisticAttrsCache = result
     return result
+  }
+
+  static func addAttrs(of m: PendingMutation, to attrs: inout AttrStore) {
+    for json in m.addedAttrs {
+      if let attr = try? Attr(json: json), attrs[attr.id] == nil { attrs.add(attr) }
+    }
   }
 
   /// Waits for the server's answer to a write: its tx-id, or its error.
@@ -93,6 +96,7 @@ extension Reactor {
       deliver(key)
     }
     finish(m.id, .failure(error))
+    for watcher in rejectionWatchers.values { watcher.yield(RejectedWrite(id: m.id, error: error)) }
     notifyPendingWatchers()
   }
 
@@ -105,7 +109,7 @@ extension Reactor {
     guard !done.isEmpty else { return }
     let ids = Set(done.map(\.id))
     mutations.removeAll { ids.contains($0.id) }
-    optimisticAttrsCache = nil
+    // Their attrs joined the server's table on transact-ok, so the optimistic table is unchanged.
     do { try storage.delete(Array(ids)) } catch { logger.error("could not delete finished writes: \(error)") }
     for key in queries.keys where !ids.isDisjoint(with: queries[key]!.overlaid) {
       queries[key]!.overlaid.removeAll { ids.contains($0) }

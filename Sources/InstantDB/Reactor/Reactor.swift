@@ -48,6 +48,7 @@ actor Reactor {
   var outcomeOrder: [String] = []
   var syncWaiters: [String: [CheckedContinuation<Int, any Error>]] = [:]
   var pendingWatchers: [UUID: AsyncStream<[PendingWrite]>.Continuation] = [:]
+  var rejectionWatchers: [UUID: AsyncStream<RejectedWrite>.Continuation] = [:]
   let cacheWrites: AsyncStream<(String, ClientStorage.CachedQuery)>.Continuation
   let cacheWriter: Task<Void, Never>
 
@@ -182,6 +183,8 @@ actor Reactor {
     statusWatchers = [:]
     pendingWatchers.values.forEach { $0.finish() }
     pendingWatchers = [:]
+    rejectionWatchers.values.forEach { $0.finish() }
+    rejectionWatchers = [:]
     for (_, waiters) in syncWaiters {
       waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
     }
@@ -241,6 +244,13 @@ actor Reactor {
   }
 
   func unwatchPending(_ id: UUID) { pendingWatchers[id] = nil }
+
+  func watchRejections(_ id: UUID, _ continuation: AsyncStream<RejectedWrite>.Continuation) {
+    guard !isShutDown else { return continuation.finish() }
+    rejectionWatchers[id] = continuation
+  }
+
+  func unwatchRejections(_ id: UUID) { rejectionWatchers[id] = nil }
 
   func notifyPendingWatchers() {
     guard !pendingWatchers.isEmpty else { return }

@@ -52,7 +52,10 @@ let package = Package(
 
     // MARK: instant-schema
 
-    .target(name: "SharingInstant"),
+    .target(
+      name: "SharingInstant",
+      dependencies: ["InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
+    ),
     .target(name: "InstantSchema"),
     .executableTarget(
       name: "instant-schema",
@@ -70,7 +73,9 @@ let package = Package(
       name: "InstantSchemaFixture",
       dependencies: ["SharingInstant"],
       path: "Tests/InstantSchemaFixture",
-      exclude: ["instant.schema.ts", "types.ts", "setup.ts"]
+      exclude: ["instant.schema.ts", "types.ts", "setup.ts"],
+      // As in new Xcode projects: generated code must not lean on members of modules it does not import.
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(
       name: "InstantSchemaTests",

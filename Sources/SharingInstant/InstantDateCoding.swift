@@ -1,60 +1,97 @@
 import Foundation
+import InstantCore
 
 /// Reads and writes `i.date()` attributes.
 ///
 /// InstantDB stores a date as the JSON value that was written: a number of milliseconds since
-/// 1970 or a string. Generated entities decode both and write ISO-8601 strings with
-/// milliseconds.
+/// 1970 or a string, which the server accepts when JavaScript's `Date.parse` can read it. So
+/// every value the server stored decodes here: numbers, and every string form of InstantCore's
+/// ``JSDate/parse(_:)`` (ISO 8601 with or without `T`, offset or fraction; date-only; `M/D/YYYY`;
+/// month names; RFC 1123; `Date.prototype.toString()`), plus a JSON-quoted string of any of them,
+/// which the hosted server also accepts. Dates are written as `Date.prototype.toISOString()` does
+/// (`2026-01-02T03:04:05.678Z`), which is what the TypeScript client sends for a `Date`: its
+/// messages go through `JSON.stringify`, which calls `toJSON()`.
 public enum InstantDateCoding {
-  /// Parses a date string the way InstantDB does for the common forms: ISO-8601 with or without
-  /// fractional seconds and offset (a space may replace the `T`), and a bare `yyyy-MM-dd` (UTC).
+  /// The date a stored string denotes, or `nil` when JavaScript could not read it either.
+  /// Strings without an offset are read as UTC, as the server does.
   public static func date(from string: String) -> Date? {
-    let trimmed = string.trimmingCharacters(in: .whitespaces)
-    let normalized: String
-    if trimmed.count > 10, trimmed[trimmed.index(trimmed.startIndex, offsetBy: 10)] == " " {
-      var characters = Array(trimmed)
-      characters[10] = "T"
-      normalized = String(characters)
-    } else {
-      normalized = trimmed
+    var milliseconds = JSDate.parse(string)
+    if milliseconds.isNaN, let unquoted = unquoted(string) {
+      milliseconds = JSDate.parse(unquoted)
     }
-    for options in [
-      ISO8601DateFormatter.Options.withInternetDateTime.union(.withFractionalSeconds),
-      [.withInternetDateTime],
-    ] {
-      let formatter = ISO8601DateFormatter()
-      formatter.formatOptions = options
-      if let date = formatter.date(from: normalized) { return date }
-    }
-    if !normalized.hasSuffix("Z"), !normalized.contains("+"), normalized.count > 10,
-      let date = date(from: normalized + "Z")
-    {
-      return date
-    }
-    let dayOnly = ISO8601DateFormatter()
-    dayOnly.formatOptions = [.withFullDate]
-    return normalized.count == 10 ? dayOnly.date(from: normalized) : nil
+    return milliseconds.isNaN ? nil : date(fromMilliseconds: milliseconds)
   }
 
-  /// Formats `date` as ISO-8601 in UTC with milliseconds, for example `2026-01-02T03:04:05.678Z`.
+  /// The date `milliseconds` after 1970-01-01T00:00:00Z, as `new Date(milliseconds)` reads it
+  /// (fractions of a millisecond are dropped).
+  public static func date(fromMilliseconds milliseconds: Double) -> Date {
+    Date(timeIntervalSince1970: milliseconds.rounded(.towardZero) / 1000)
+  }
+
+  /// The date a stored JSON value denotes: a number of milliseconds or a date string.
+  public static func date(from value: JSON) -> Date? {
+    switch value {
+    case .number(let milliseconds) where milliseconds.isFinite: date(fromMilliseconds: milliseconds)
+    case .string(let string): date(from: string)
+    default: nil
+    }
+  }
+
+  /// Milliseconds since 1970, to the nearest millisecond: what `date.getTime()` gives in JavaScript.
+  public static func milliseconds(from date: Date) -> Double {
+    (date.timeIntervalSince1970 * 1000).rounded()
+  }
+
+  /// Formats `date` as `Date.prototype.toISOString()` does: UTC with milliseconds, for example
+  /// `2026-01-02T03:04:05.678Z`, and a signed six-digit year outside 0…9999.
   public static func string(from date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: date)
+    let milliseconds = Int64(milliseconds(from: date))
+    let days = floorDivide(milliseconds, 86_400_000)
+    let timeOfDay = Int(milliseconds - days * 86_400_000)
+    let (year, month, day) = civil(fromDays: days)
+    let yearText =
+      (0...9999).contains(year) ? padded(year, 4) : (year < 0 ? "-" : "+") + padded(abs(year), 6)
+    return "\(yearText)-\(padded(month, 2))-\(padded(day, 2))T\(padded(timeOfDay / 3_600_000, 2)):"
+      + "\(padded(timeOfDay / 60_000 % 60, 2)):\(padded(timeOfDay / 1000 % 60, 2)).\(padded(timeOfDay % 1000, 3))Z"
+  }
+
+  private static func unquoted(_ string: String) -> String? {
+    guard string.count >= 2, string.first == "\"", string.last == "\"" else { return nil }
+    return (try? JSON.parse(string))?.stringValue
+  }
+
+  private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+  }
+
+  /// Year, month and day of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+  private static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
+  }
+
+  private static func padded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 }
 
 extension KeyedDecodingContainer {
-  /// Decodes an `i.date()` attribute stored as milliseconds since 1970 or as a date string.
+  /// Decodes an `i.date()` attribute stored as milliseconds since 1970 or as any date string the
+  /// server accepts.
   public func decodeInstantDate(forKey key: Key) throws -> Date {
-    if let milliseconds = try? decode(Double.self, forKey: key) {
-      return Date(timeIntervalSince1970: milliseconds / 1000)
-    }
-    let string = try decode(String.self, forKey: key)
-    guard let date = InstantDateCoding.date(from: string) else {
+    let value = try decode(JSON.self, forKey: key)
+    guard let date = InstantDateCoding.date(from: value) else {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: self,
-        debugDescription: "Expected milliseconds since 1970 or an ISO-8601 date string, found \"\(string)\"."
+        debugDescription: "Expected milliseconds since 1970 or a date string, found \(value)."
       )
     }
     return date
@@ -68,7 +105,7 @@ extension KeyedDecodingContainer {
 }
 
 extension KeyedEncodingContainer {
-  /// Encodes an `i.date()` attribute as an ISO-8601 string with milliseconds.
+  /// Encodes an `i.date()` attribute as `Date.prototype.toISOString()` does.
   public mutating func encodeInstantDate(_ date: Date, forKey key: Key) throws {
     try encode(InstantDateCoding.string(from: date), forKey: key)
   }
@@ -87,5 +124,15 @@ extension KeyedDecodingContainer {
     guard contains(key), try !decodeNil(forKey: key) else { return nil }
     if let many = try? decode([Target].self, forKey: key) { return many.first }
     return try decode(Target.self, forKey: key)
+  }
+
+  /// Decodes a required `i.json()` or `i.any()` attribute; a missing key gives `.null`.
+  ///
+  /// Schemas exported from the dashboard before optional attributes existed declare every
+  /// attribute `i.any()` without `.optional()`, and the server never enforced that, so rows
+  /// without the attribute are common. JSON can say "nothing" itself, so such a row still
+  /// decodes instead of failing the whole query.
+  public func decodeInstantJSON(forKey key: Key) throws -> JSON {
+    try decodeIfPresent(JSON.self, forKey: key) ?? .null
   }
 }

@@ -25,19 +25,24 @@ public struct InstantMutation: Sendable, Hashable {
   /// The entity's id.
   public var id: String
   /// Attribute values for create and update, link label to ids for link and unlink, and empty
-  /// for delete. Keys are the schema's names, not the Swift ones.
-  public var arguments: [String: JSONValue]
+  /// for delete. Keys are the schema's names, not the Swift ones, in the order they were added.
+  public var arguments: JSONObject
 
   /// Creates an operation.
-  public init(_ action: Action, namespace: String, id: String, arguments: [String: JSONValue] = [:]) {
+  public init(_ action: Action, namespace: String, id: String, arguments: JSONObject) {
     self.action = action
     self.namespace = namespace
     self.id = id
     self.arguments = arguments
   }
 
+  /// Creates an operation without arguments, such as a delete.
+  public init(_ action: Action, namespace: String, id: String) {
+    self.init(action, namespace: namespace, id: id, arguments: [:])
+  }
+
   /// The InstaML wire form: `[action, namespace, id, arguments]`.
-  public var instaML: JSONValue {
+  public var instaML: JSON {
     .array([.string(action.rawValue), .string(namespace), .string(id), .object(arguments)])
   }
 }

@@ -1,4 +1,5 @@
-/// A typed reference to a topic of a room type, generated as `Schema.Rooms.<Room>Topics.<topic>`.
+/// A typed reference to a topic of a room type, generated as `Schema.Topics.<Room>.<topic>`
+/// (for example `Schema.Topics.Chat.emoji`).
 ///
 /// `Payload` is the shape of the events broadcast on the topic.
 public struct TopicKey<Payload: Codable & Sendable & Equatable>: Sendable, Hashable {

@@ -12,6 +12,24 @@ struct InstantSchemaCommand: AsyncParsableCommand {
       PluginGenerateCommand.self, BenchmarkCommand.self,
     ]
   )
+
+  /// ArgumentParser's `main()`, except that a ``SchemaError`` prints as it describes itself
+  /// (`file:line:column: error: …`), without ArgumentParser's own `Error: ` in front.
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch let error as SchemaError {
+      printError(error.description)
+      exit(withError: ExitCode.failure)
+    } catch {
+      exit(withError: error)
+    }
+  }
 }
 
 /// Prints to standard error.

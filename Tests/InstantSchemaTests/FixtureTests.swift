@@ -12,19 +12,12 @@ import Testing
     let parsed = try InstantSchemaParser.parse(fileAt: schema)
     let output = SwiftGenerator(for: parsed).generate(parsed.schema)
     let stale = GeneratedFiles.stale(output.files, in: TestSupport.fixtureDirectory.appendingPathComponent("Generated").path)
-    #expect(stale.isEmpty, "Regenerate with: swift run instant-schema plugin-generate --from Tests/InstantSchemaFixture/instant.schema.ts --to Tests/InstantSchemaFixture/Generated")
+    let fixture = "Tests/InstantSchemaFixture"
+    #expect(stale.isEmpty, "Regenerate: swift run instant-schema plugin-generate --from \(fixture)/instant.schema.ts --to \(fixture)/Generated")
   }
 
   @Test func decodesDatesFromMillisecondsAndStrings() throws {
-    let json = #"""
-      [
-        {"id": "a", "name": "Ada", "date": 1700000000000},
-        {"id": "b", "name": "Bob", "date": "2023-11-14T22:13:20.000Z"},
-        {"id": "c", "name": "Cy", "date": "2023-11-14T22:13:20Z"},
-        {"id": "d", "name": "Di", "date": "2023-11-14 22:13:20"},
-        {"id": "e", "name": "Ed", "date": "2023-11-14"}
-      ]
-      """#
+    let json = try TestSupport.fixture("rows/people-with-dates.json")
     let people = try JSONDecoder().decode([Person].self, from: Data(json.utf8))
     let expected = Date(timeIntervalSince1970: 1_700_000_000)
     #expect(people[0].date == expected)
@@ -48,17 +41,7 @@ import Testing
   }
 
   @Test func roundTripsAnEntityWithRenamedKeysTypedJSONAndLinks() throws {
-    let json = #"""
-      {
-        "id": "t1", "title": "Write tests", "content-type": "text/plain", "disabled?": false, "private": true,
-        "created_at": 1700000000000, "status": "done", "mood": "happy", "tags": ["a", "b"],
-        "metadata": {"source": "cli", "nested": {"deep": true, "labels": []}, "address": {"street": "Main"}},
-        "checklist": [{"label": "one", "done": false}], "position": {"lat": 1.5, "lng": 2},
-        "extra": {"anything": [1, "two", null]}, "blob": 3, "legacy": "x",
-        "owner": [{"id": "u1", "email": "a@example.com"}],
-        "categories": [{"id": "c1", "name": "Home"}]
-      }
-      """#
+    let json = try TestSupport.fixture("rows/task.json")
     let task = try JSONDecoder().decode(TaskEntity.self, from: Data(json.utf8))
     #expect(task.contentType == "text/plain")
     #expect(task.private == true)
@@ -72,6 +55,23 @@ import Testing
     let encoded = try JSONEncoder().encode(task)
     let decoded = try JSONDecoder().decode(TaskEntity.self, from: encoded)
     #expect(decoded == task)
+  }
+
+  /// Legacy dashboard exports declare every attribute a required `i.any()`, which the server never
+  /// enforced: a row without one must still decode (as `null`), not fail the whole query.
+  @Test func aMissingRequiredAnyAttributeDecodesAsNull() throws {
+    var row = try TestSupport.fixture(JSON.self, "rows/task.json").objectValue ?? [:]
+    row["extra"] = nil
+    row["blob"] = .null
+    let task = try JSONDecoder().decode(TaskEntity.self, from: Data(JSON.object(row).serialized().utf8))
+    #expect(task.extra == .null)
+    #expect(task.blob == .null)
+    #expect(task.attributeValues["extra"] == .null)
+    var missingTitle = row
+    missingTitle["title"] = nil
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(TaskEntity.self, from: Data(JSON.object(missingTitle).serialized().utf8))
+    }
   }
 
   @Test func cyclicHasOneLinksAreBoxed() {

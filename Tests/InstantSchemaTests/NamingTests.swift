@@ -34,13 +34,7 @@ import Testing
   }
 
   @Test func clashingNamesAreNumberedAndReported() throws {
-    let parsed = try TestSupport.parse(
-      TestSupport.schema(entities: """
-        tasks: i.entity({ "due-at": i.string(), dueAt: i.string() }),
-        task: i.entity({}),
-        people: i.entity({}),
-        persons: i.entity({}),
-        """))
+    let parsed = try TestSupport.parse(TestSupport.fixture("naming/clashing-names.schema.ts"))
     let output = SwiftGenerator(for: parsed).generate(parsed.schema)
     let entities = output.files[0].contents
     #expect(entities.contains("public struct TaskEntity:"))
@@ -51,7 +45,7 @@ import Testing
     #expect(entities.contains("case dueAt2 = \"dueAt\""))
     #expect(output.warnings.map(\.schemaPath).contains("entities.tasks.dueAt"))
     let located = SwiftGenerator(for: parsed).generate(parsed).warnings.first { $0.schemaPath == "entities.tasks.dueAt" }
-    #expect(located?.location == SourceLocation(file: "instant.schema.ts", line: 5, column: 41))
+    #expect(located?.location == SourceLocation(file: "instant.schema.ts", line: 5, column: 45))
   }
 
   @Test func aLinkLabelThatIsAlsoAnAttributeGetsNoProperty() throws {

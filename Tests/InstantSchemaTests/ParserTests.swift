@@ -35,17 +35,7 @@ import Testing
   }
 
   @Test func modifiersInAnyOrderAndRepeated() throws {
-    let parsed = try TestSupport.parse(
-      TestSupport.schema(entities: """
-        a: i.entity({
-          one: i.string().optional().indexed(),
-          two: i.number().indexed().unique().optional(),
-          three: i.date().unique().unique(),
-          four: i
-            .json()
-            .optional(),
-        }),
-        """))
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/modifiers.schema.ts"))
     let attributes = parsed.schema.entities[0].attributes
     #expect(attributes.map(\.isOptional) == [true, true, false, true])
     #expect(attributes.map(\.isIndexed) == [true, true, false, false])
@@ -54,152 +44,56 @@ import Testing
   }
 
   @Test func acceptsQuotesCommentsTabsCRLFBOMAndNoSemicolons() throws {
-    let source = "\u{FEFF}// header\r\nimport { i } from '@instantdb/react'\r\n/* block */\r\nconst _schema = i.schema({\r\n\tentities: {\r\n\t\t\"$users\": i.entity({ email: i.string().unique().indexed() }), // trailing\r\n\t\t'journal-entries': i.entity({ \"content-type\": i.string() })\r\n\t}\r\n})\r\nexport default _schema\r\n"
+    let lines = [
+      "\u{FEFF}// header", "import { i } from '@instantdb/react'", "/* block */", "const _schema = i.schema({",
+      "\tentities: {", "\t\t\"$users\": i.entity({ email: i.string().unique().indexed() }), // trailing",
+      "\t\t'journal-entries': i.entity({ \"content-type\": i.string() })", "\t}", "})", "export default _schema", "",
+    ]
+    let source = lines.joined(separator: "\r\n")
     let parsed = try TestSupport.parse(source)
     #expect(parsed.schema.entities.map(\.name) == ["$users", "journal-entries"])
     #expect(parsed.schema.entities[1].attributes.map(\.name) == ["content-type"])
   }
 
   @Test func keepsJSDocAndOwnLineCommentsAsDocumentation() throws {
-    let parsed = try TestSupport.parse(
-      TestSupport.schema(entities: """
-        /**
-         * People who post.
-         */
-        profiles: i.entity({
-          // The shown name.
-          // Not unique.
-          name: i.string(), // not documentation
-          // title: i.string(),
-          handle: i.string(),
-          /** Bio. */ bio: i.string(),
-        }),
-        """))
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/documentation-comments.schema.ts"))
     let entity = parsed.schema.entities[0]
     #expect(entity.documentation == "People who post.")
     #expect(entity.attributes.map(\.documentation) == ["The shown name.\nNot unique.", nil, "Bio."])
   }
 
   @Test func legacyGraphWithThreeArguments() throws {
-    let parsed = try TestSupport.parse(
-      """
-      import { i } from "@instantdb/core";
-      const INSTANT_APP_ID = "abc";
-      const graph = i.graph(
-        INSTANT_APP_ID,
-        {
-          "goals": i.entity({ "title": i.any() }),
-          "todos": i.entity({ "title": i.any() }),
-        },
-        {
-          "goalsTodos": {
-            "forward": { "on": "goals", "has": "many", "label": "todos" },
-            "reverse": { "on": "todos", "has": "many", "label": "goals" },
-          },
-        },
-      );
-      export default graph;
-      """)
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/legacy-graph-three-arguments.schema.ts"))
     #expect(parsed.schema.entities.map(\.name) == ["goals", "todos"])
     #expect(parsed.schema.links.map(\.name) == ["goalsTodos"])
     #expect(parsed.warnings.map(\.message).contains { $0.contains("3-argument") })
   }
 
   @Test func legacyGraphIgnoresAnEnvironmentAppID() throws {
-    let parsed = try TestSupport.parse(
-      """
-      import { i } from "@instantdb/react";
-      const graph = i.graph(process.env.INSTANT_APP_ID!, { notes: i.entity({ text: i.any() }) }, {});
-      export default graph;
-      """)
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/legacy-graph-environment-app-id.schema.ts"))
     #expect(parsed.schema.entities.map(\.name) == ["notes"])
   }
 
   @Test func findsTheSchemaWithoutADefaultExportAndFollowsAliases() throws {
-    let withoutDefault = try TestSupport.parse(
-      """
-      import { i as b } from "@instantdb/admin";
-      export const schema = b.schema({ entities: { notes: b.entity({ text: b.string() }) } });
-      """)
+    let withoutDefault = try TestSupport.parse(TestSupport.fixture("parser/named-export.schema.ts"))
     #expect(withoutDefault.schema.entities.map(\.name) == ["notes"])
-    let aliased = try TestSupport.parse(
-      """
-      import * as instant from "@instantdb/core";
-      const base = instant.i.schema({ entities: { notes: instant.i.entity({}) } });
-      const schema = base;
-      export { schema as default };
-      """)
+    let aliased = try TestSupport.parse(TestSupport.fixture("parser/namespace-import-alias.schema.ts"))
     #expect(aliased.schema.entities.map(\.name) == ["notes"])
   }
 
   @Test func skipsTypesInterfacesAndRuntimeCode() throws {
-    let parsed = try TestSupport.parse(
-      """
-      import { i, init, InstaQLEntity } from "@instantdb/react";
-      import "dotenv/config";
-      export type Todo = InstaQLEntity<AppSchema, "todos">;
-      function helper(x: number) { return x > 1 ? "a" : `b${x}`; }
-      const _schema = i.schema({ entities: { todos: i.entity({ title: i.string() }) }, rooms: {} });
-      type _AppSchema = typeof _schema;
-      interface AppSchema extends _AppSchema {}
-      const schema: AppSchema = _schema;
-      const db = init({ appId: process.env.APP_ID!, schema });
-      db.transact(db.tx.todos[id()].update({ title: "x" }));
-      export type { AppSchema };
-      export default schema;
-      """)
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/runtime-code.schema.ts"))
     #expect(parsed.schema.entities.map(\.name) == ["todos"])
   }
 
   @Test func skipsRegularExpressionsInRuntimeCode() throws {
-    let parsed = try TestSupport.parse(
-      #"""
-      import { i } from "@instantdb/core";
-      const slug = (s: string) => s.replace(/[^a-z0-9'"]+/gi, "-").split(/\//).length / 2;
-      const _schema = i.schema({ entities: { notes: i.entity({ text: i.string() }) } });
-      export default _schema;
-      """#)
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/regular-expressions.schema.ts"))
     #expect(parsed.schema.entities.map(\.name) == ["notes"])
   }
 
   @Test func followsRelativeImportsSpreadsAndMemberAccess() throws {
-    let files = [
-      "/parts/base.ts": """
-        import { i } from "@instantdb/core";
-        const shared = { createdAt: i.date(), updatedAt: i.date().optional() };
-        export const base = i.schema({
-          entities: { posts: i.entity({ ...shared, title: i.string() }) },
-          links: {},
-        });
-        """,
-      "/parts/comments.ts": """
-        import { i } from "@instantdb/core";
-        export default {
-          entities: { comments: i.entity({ body: i.string() }) },
-          links: {
-            postComments: {
-              forward: { on: "comments", has: "one", label: "post" },
-              reverse: { on: "posts", has: "many", label: "comments" },
-            },
-          } as const,
-        };
-        """,
-      "/parts/index.ts": """
-        export { base } from "./base";
-        export { default as comments } from "./comments";
-        """,
-    ]
-    let parsed = try TestSupport.parse(
-      """
-      import { i } from "@instantdb/core";
-      import { base, comments } from "./parts";
-      const _schema = i.schema({
-        entities: { ...base.entities, ...comments.entities },
-        links: { ...comments.links },
-      });
-      export default _schema;
-      """,
-      files: files)
+    let files = try TestSupport.fixtureFiles("parser/relative-imports")
+    let parsed = try TestSupport.parse(files["/instant.schema.ts"] ?? "", files: files)
     #expect(parsed.schema.entities.map(\.name) == ["posts", "comments"])
     #expect(parsed.schema.entities[0].attributes.map(\.name) == ["createdAt", "updatedAt", "title"])
     #expect(parsed.schema.links.map(\.forward.label) == ["post"])
@@ -215,29 +109,7 @@ import Testing
 
   @Test func typeArgumentsAreParsedAndResolved() throws {
     let parsed = try TestSupport.parse(
-      """
-      import { i } from "@instantdb/core";
-      import type { Remote } from "./types";
-      type Status = "open" | "closed";
-      const _schema = i.schema({
-        entities: {
-          items: i.entity({
-            status: i.string<Status>(),
-            inline: i.string<'a' | "b">(),
-            list: i.json<Array<Array<number>>>(),
-            map: i.json<{ [key: string]: boolean }>(),
-            shape: i.json<{
-              // comment inside a type
-              a?: string | null;
-              b: { c: number }[],
-            }>(),
-            remote: i.json<Remote>(),
-            fn: i.json<(x: number) => string>(),
-          }),
-        },
-      });
-      export default _schema;
-      """,
+      try TestSupport.fixture("parser/type-arguments.schema.ts"),
       files: ["/types.ts": "export type Remote = { url: string };"])
     let types = parsed.schema.entities[0].attributes.map(\.typeArgument)
     #expect(types[0] == .alias("Status", .union([.stringLiteral("open"), .stringLiteral("closed")])))
@@ -256,24 +128,7 @@ import Testing
   }
 
   @Test func linksAndRoomsWithEveryKey() throws {
-    let parsed = try TestSupport.parse(
-      TestSupport.schema(
-        entities: """
-          $users: i.entity({ email: i.string().unique().indexed() }),
-          profiles: i.entity({}),
-          """,
-        links: """
-          profileUser: {
-            forward: { on: "profiles", has: "one", label: "$user", required: true, onDelete: "cascade" },
-            reverse: { on: "$users", has: "one", label: "profile", onDelete: "cascade", required: true },
-          },
-          """,
-        rooms: """
-          doc: {
-            presence: i.entity({ cursor: i.json<{ x: number; y: number }>().optional() }),
-            topics: { ping: i.entity({ at: i.number() }), empty: i.entity({}) },
-          },
-          """))
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/links-and-rooms.schema.ts"))
     let link = parsed.schema.links[0]
     #expect(link.forward == .init(namespace: "profiles", has: .one, label: "$user", isRequired: true, cascadesOnDelete: true))
     #expect(link.reverse == .init(namespace: "$users", has: .one, label: "profile", isRequired: false, cascadesOnDelete: true))
@@ -288,12 +143,7 @@ import Testing
   }
 
   @Test func withRoomSchemaAndAsTypeAreAcceptedWithWarnings() throws {
-    let parsed = try TestSupport.parse(
-      """
-      import { i } from "@instantdb/core";
-      const graph = i.graph({ a: i.entity({}).asType<{ x: string }>() }, {}).withRoomSchema<Rooms>();
-      export default graph;
-      """)
+    let parsed = try TestSupport.parse(TestSupport.fixture("parser/with-room-schema.schema.ts"))
     #expect(parsed.schema.entities.map(\.name) == ["a"])
     #expect(parsed.warnings.count == 3)
   }

@@ -6,7 +6,7 @@
 /// digits, `M/D/YYYY`, month names (`Jan 7 2021`, `7 Jan 2021`), a leading weekday, and `GMT`/`UTC`
 /// or `±HH:MM`/`±HHMM` offsets. Forms without an offset are read as UTC, which is what V8 does on
 /// a machine whose zone is UTC; InstantDB recommends ISO strings with `Z`, which are exact everywhere.
-enum JSDate {
+public enum JSDate {
   static func timeValue(_ value: JSValue) -> Double {
     switch value {
     case .undefined: return .nan
@@ -23,7 +23,9 @@ enum JSDate {
     return t.rounded(.towardZero) + 0  // +0 turns -0 into 0
   }
 
-  static func parse(_ raw: String) -> Double {
+  /// `Date.parse(raw)`: the epoch milliseconds of a date string, or NaN when it is not a date.
+  /// SharingInstant decodes `i.date()` strings with it, so it accepts what the server stores.
+  public static func parse(_ raw: String) -> Double {
     let s = raw.trimmingJSWhitespace
     if let t = parseISO(s) { return t }
     if let t = parseLegacy(s) { return t }

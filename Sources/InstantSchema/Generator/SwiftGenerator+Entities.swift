@@ -121,6 +121,9 @@ extension SwiftGenerator {
     if field.isDate {
       return "self.\(field.escapedName) = try container.decodeInstantDate\(field.isOptional ? "IfPresent" : "")(forKey: \(key))"
     }
+    if field.type == .json && !field.isOptional {
+      return "self.\(field.escapedName) = try container.decodeInstantJSON(forKey: \(key))"
+    }
     return "self.\(field.escapedName) = try container.decode\(field.isOptional ? "IfPresent" : "")(\(field.type.code).self, forKey: \(key))"
   }
 
@@ -179,8 +182,8 @@ extension SwiftGenerator {
           }
           writer.line()
           writer.line("/// The JSON written to InstantDB.")
-          writer.block("public var instantValue: JSONValue") { writer in
-            writer.line("var object: [String: JSONValue] = [:]")
+          writer.block("public var instantValue: JSON") { writer in
+            writer.line("var object: JSONObject = [:]")
             for field in fields {
               if field.isOptional {
                 writer.line("if let \(field.escapedName) { object[\(SwiftNaming.stringLiteral(field.wireName))] = \(field.escapedName).instantValue }")
@@ -234,7 +237,7 @@ extension SwiftGenerator {
       }
       writer.line()
       writer.line("/// The JSON written to InstantDB.")
-      writer.line("public var instantValue: JSONValue { .string(rawValue) }")
+      writer.line("public var instantValue: JSON { .string(rawValue) }")
     }
   }
 }

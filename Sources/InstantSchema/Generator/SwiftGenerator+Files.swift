@@ -127,7 +127,7 @@ extension SwiftGenerator {
               "/// \(action == "link" ? "Links" : "Unlinks") `\(link.label)` of the `\(entity.definition.name)` entity `id` \(action == "link" ? "to" : "from") \(many ? "the" : "the") `\(link.targetNamespace)` entit\(many ? "ies" : "y") given by id.")
             let parameter = many ? "[String]" : "String"
             writer.block("public static func \(action)(_ id: String, \(SwiftNaming.escaped(link.name)): \(parameter)) -> InstantMutation") { writer in
-              let value = many ? ".array(\(SwiftNaming.escaped(link.name)).map(JSONValue.string))" : ".string(\(SwiftNaming.escaped(link.name)))"
+              let value = many ? ".array(\(SwiftNaming.escaped(link.name)).map(JSON.string))" : ".string(\(SwiftNaming.escaped(link.name)))"
               writer.line("InstantMutation(.\(action), namespace: Self.namespace, id: id, arguments: [\(SwiftNaming.stringLiteral(link.label)): \(value)])")
             }
           }
@@ -139,7 +139,7 @@ extension SwiftGenerator {
         }
         writer.line()
         writer.line("/// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.")
-        writer.block("public var attributeValues: [String: JSONValue]") { writer in
+        writer.block("public var attributeValues: JSONObject") { writer in
           writeArguments(entity.fields, optionalBinding: "if let", prefix: "self.", into: &writer)
           writer.line("return mutationArguments")
         }
@@ -149,7 +149,7 @@ extension SwiftGenerator {
   }
 
   private func writeArguments(_ fields: [FieldPlan], optionalBinding: String, prefix: String = "", into writer: inout CodeWriter) {
-    writer.line("\(fields.isEmpty ? "let" : "var") mutationArguments: [String: JSONValue] = [:]")
+    writer.line("\(fields.isEmpty ? "let" : "var") mutationArguments: JSONObject = [:]")
     for field in fields {
       let key = SwiftNaming.stringLiteral(field.wireName)
       if field.isOptional {
@@ -178,7 +178,7 @@ extension SwiftGenerator {
     var parameters = ["_ id: String"]
     parameters += entity.fields.map { "\($0.escapedName): \($0.type.code)\($0.isOptional ? "??" : "?") = nil" }
     writeFunction("update", parameters: parameters, into: &writer) { writer in
-      writer.line("\(entity.fields.isEmpty ? "let" : "var") mutationArguments: [String: JSONValue] = [:]")
+      writer.line("\(entity.fields.isEmpty ? "let" : "var") mutationArguments: JSONObject = [:]")
       for field in entity.fields {
         writer.line("if let \(field.escapedName) { mutationArguments[\(SwiftNaming.stringLiteral(field.wireName))] = \(field.escapedName).instantValue }")
       }

@@ -25,7 +25,7 @@ public enum SwiftNaming {
     "Shape", "Path", "Font", "Animation", "Transaction", "State", "Binding", "Environment", "Scene", "App",
     "Window", "Table", "Tab", "Grid", "Layout", "Edge", "Alignment", "Namespace", "Angle", "Gradient",
     "Material", "Canvas", "Spacer", "Divider", "Slider", "Stepper", "Gauge", "Observable", "Published",
-    "Published", "JSONValue", "EntityKey", "RoomKey", "TopicKey", "EntityIdentifiable", "InstantMutation",
+    "JSON", "JSONObject", "EntityKey", "RoomKey", "TopicKey", "EntityIdentifiable", "InstantMutation",
     "InstantLink", "LinkCardinality", "IndirectLink", "InstantValueConvertible", "InstantDateCoding", "Shared",
     "SharedReader", "Foundation", "SharingInstant", "SwiftUI", "CodingKeys", "CodingKey", "Rooms", "Topics",
     "Links", "Swift",

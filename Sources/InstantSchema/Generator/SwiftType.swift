@@ -16,7 +16,7 @@ indirect enum SwiftType: Hashable, Sendable {
     case .double: "Double"
     case .bool: "Bool"
     case .date: "Date"
-    case .json: "JSONValue"
+    case .json: "JSON"
     case .named(let name): name
     case .array(let element): "[\(element.code)]"
     case .dictionary(let value): "[String: \(value.code)]"

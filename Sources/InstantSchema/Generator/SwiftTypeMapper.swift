@@ -94,7 +94,7 @@ struct SwiftTypeMapper {
     case .boolean, .booleanLiteral: return .bool
     case .any: return .json
     case .null:
-      warnings.append(SchemaWarning("a type argument of only `null` maps to JSONValue", schemaPath: path))
+      warnings.append(SchemaWarning("a type argument of only `null` maps to JSON", schemaPath: path))
       return .json
     case .array(let element):
       let singular = SwiftNaming.singular(suggested)
@@ -129,12 +129,12 @@ struct SwiftTypeMapper {
       } else if nonNull.allSatisfy({ $0.kindKey == .boolean }) {
         result = .bool
       } else {
-        warnings.append(SchemaWarning("the union type in this type argument has no single Swift type; using JSONValue", schemaPath: path))
+        warnings.append(SchemaWarning("the union type in this type argument has no single Swift type; using JSON", schemaPath: path))
         result = .json
       }
       return hasNull ? .optional(result) : result
     case .opaque(let description):
-      warnings.append(SchemaWarning("\(description) cannot be mapped to Swift; using JSONValue", schemaPath: path))
+      warnings.append(SchemaWarning("\(description) cannot be mapped to Swift; using JSON", schemaPath: path))
       return .json
     }
   }

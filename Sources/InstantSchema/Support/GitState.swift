@@ -3,9 +3,10 @@ import Foundation
 /// The git checks of `instant-schema generate`: the schema must be committed and the output
 /// directory clean, so every generated change can be traced to a commit of the schema.
 public enum GitState {
-  /// Throws unless `file` is tracked and unmodified.
+  /// Throws unless `file` is inside a git repository, tracked and unmodified.
   public static func requireCommitted(_ file: String) throws(SchemaError) {
-    let directory = (absolute(file) as NSString).deletingLastPathComponent
+    let directory = existingAncestor(of: (absolute(file) as NSString).deletingLastPathComponent)
+    try requireRepository(file, in: directory)
     let tracked = try git(["ls-files", "--error-unmatch", "--", absolute(file)], in: directory)
     guard tracked.status == 0 else {
       throw SchemaError(.io, "\(file) is not committed to git; run `git add \(file) && git commit`, or pass --force to skip this check")
@@ -16,21 +17,37 @@ public enum GitState {
     }
   }
 
-  /// Throws unless `directory` has no uncommitted or untracked changes.
+  /// Throws unless `directory` is inside a git repository and has no uncommitted or untracked
+  /// changes.
   public static func requireClean(_ directory: String) throws(SchemaError) {
     let path = absolute(directory)
-    var existing = path
-    while !FileManager.default.fileExists(atPath: existing), existing != "/" {
-      existing = (existing as NSString).deletingLastPathComponent
-    }
+    let existing = existingAncestor(of: path)
+    try requireRepository(directory, in: existing)
     let status = try git(["status", "--porcelain", "--untracked-files=all", "--", path], in: existing)
     guard status.status == 0 else {
-      throw SchemaError(.io, "\(directory) is not inside a git repository; run `git init`, or pass --force to skip this check")
+      throw SchemaError(.io, "git cannot read the status of \(directory); check the repository, or pass --force to skip this check")
     }
     let changes = status.output.split(separator: "\n").filter { !$0.hasPrefix("warning:") && !$0.hasPrefix("error:") }
     guard changes.isEmpty else {
       throw SchemaError(.io, "the output directory \(directory) has uncommitted changes:\n\(changes.prefix(10).joined(separator: "\n"))\ncommit or discard them first, or pass --force to skip this check")
     }
+  }
+
+  /// Throws, naming `path`, unless `directory` is inside a git work tree.
+  private static func requireRepository(_ path: String, in directory: String) throws(SchemaError) {
+    let inside = try git(["rev-parse", "--is-inside-work-tree"], in: directory)
+    guard inside.status == 0, inside.output.trimmingCharacters(in: .whitespacesAndNewlines) == "true" else {
+      throw SchemaError(.io, "\(path) is not inside a git repository, so instant-schema cannot check that the generated files trace back to a commit; run `git init` and commit the schema, or pass --force to skip the git checks")
+    }
+  }
+
+  /// `path`, or its nearest ancestor that exists (the output directory may not exist yet).
+  private static func existingAncestor(of path: String) -> String {
+    var existing = path
+    while !FileManager.default.fileExists(atPath: existing), existing != "/" {
+      existing = (existing as NSString).deletingLastPathComponent
+    }
+    return existing
   }
 
   static func absolute(_ path: String) -> String {

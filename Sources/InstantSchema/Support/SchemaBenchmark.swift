@@ -5,24 +5,27 @@
 #endif
 
 /// Measures parse + generate on a large synthetic schema (the figure in BENCHMARKS.md).
-public enum SchemaBenchmark {
+///
+/// Tooling, not library API: `package` so that only the hidden `instant-schema benchmark`
+/// subcommand and the tests of this package see it.
+package enum SchemaBenchmark {
   /// Timings of one run, in milliseconds.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// Namespaces in the schema.
-    public var entities: Int
+    package var entities: Int
     /// Lines in the schema file.
-    public var lines: Int
+    package var lines: Int
     /// Timed runs.
-    public var iterations: Int
+    package var iterations: Int
     /// Median of the runs, in milliseconds.
-    public var median: Double
+    package var median: Double
     /// 99th percentile, in milliseconds.
-    public var p99: Double
+    package var p99: Double
     /// Fastest run, in milliseconds.
-    public var minimum: Double
+    package var minimum: Double
     /// Median CPU time of the benchmark thread, in milliseconds: less sensitive than wall time
     /// to other processes on a busy machine.
-    public var cpuMedian: Double
+    package var cpuMedian: Double
   }
 
   private static func threadCPUTime() -> Double {
@@ -33,7 +36,7 @@ public enum SchemaBenchmark {
 
   /// A synthetic schema with `entityCount` namespaces of every attribute kind, links between
   /// neighbours, doc comments, type arguments and a room: about 20 lines per entity.
-  public static func makeSchema(entityCount: Int = 70) -> String {
+  package static func makeSchema(entityCount: Int = 70) -> String {
     var lines = ["// Synthetic benchmark schema.", "import { i } from \"@instantdb/core\";", "",
                  "type Priority = \"low\" | \"medium\" | \"high\";", "", "const _schema = i.schema({", "  entities: {"]
     let kinds = [
@@ -67,7 +70,7 @@ public enum SchemaBenchmark {
   }
 
   /// Parses and generates the synthetic schema `iterations` times after one warm-up run.
-  public static func run(iterations: Int = 50, entityCount: Int = 70) throws(SchemaError) -> Result {
+  package static func run(iterations: Int = 50, entityCount: Int = 70) throws(SchemaError) -> Result {
     let source = makeSchema(entityCount: entityCount)
     let clock = ContinuousClock()
     var samples: [Double] = []

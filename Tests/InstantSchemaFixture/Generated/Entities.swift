@@ -188,9 +188,9 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
   public var checklist: [ChecklistItem]
   public var palette: Palette?
   public var position: Coordinates
-  public var external: JSONValue?
-  public var extra: JSONValue
-  public var blob: JSONValue
+  public var external: JSON?
+  public var extra: JSON
+  public var blob: JSON
   public var legacy: String
   /// Link `owner`: the `$users` entity it refers to; `nil` unless the query includes the link.
   public var owner: InstantUser?
@@ -218,9 +218,9 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     checklist: [ChecklistItem],
     palette: Palette? = nil,
     position: Coordinates,
-    external: JSONValue? = nil,
-    extra: JSONValue,
-    blob: JSONValue,
+    external: JSON? = nil,
+    extra: JSON,
+    blob: JSON,
     legacy: String,
     owner: InstantUser? = nil,
     categories: [Category]? = nil,
@@ -298,9 +298,9 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     self.checklist = try container.decode([ChecklistItem].self, forKey: .checklist)
     self.palette = try container.decodeIfPresent(Palette.self, forKey: .palette)
     self.position = try container.decode(Coordinates.self, forKey: .position)
-    self.external = try container.decodeIfPresent(JSONValue.self, forKey: .external)
-    self.extra = try container.decode(JSONValue.self, forKey: .extra)
-    self.blob = try container.decode(JSONValue.self, forKey: .blob)
+    self.external = try container.decodeIfPresent(JSON.self, forKey: .external)
+    self.extra = try container.decodeInstantJSON(forKey: .extra)
+    self.blob = try container.decodeInstantJSON(forKey: .blob)
     self.legacy = try container.decode(String.self, forKey: .legacy)
     self.owner = try container.decodeInstantLinkIfPresent(InstantUser.self, forKey: .owner)
     self.categories = try container.decodeIfPresent([Category].self, forKey: .categories)
@@ -377,7 +377,7 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue { .string(rawValue) }
+    public var instantValue: JSON { .string(rawValue) }
   }
 
   /// The values the schema declares; `unknown` keeps any other string the server returns.
@@ -419,7 +419,7 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue { .string(rawValue) }
+    public var instantValue: JSON { .string(rawValue) }
   }
 
   /// The values the schema declares; `unknown` keeps any other string the server returns.
@@ -458,7 +458,7 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue { .string(rawValue) }
+    public var instantValue: JSON { .string(rawValue) }
   }
 
   public struct Metadata: Codable, Sendable, Equatable, InstantValueConvertible {
@@ -480,8 +480,8 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["source"] = source.instantValue
       if let attempts { object["attempts"] = attempts.instantValue }
       object["nested"] = nested.instantValue
@@ -502,8 +502,8 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
       }
 
       /// The JSON written to InstantDB.
-      public var instantValue: JSONValue {
-        var object: [String: JSONValue] = [:]
+      public var instantValue: JSON {
+        var object: JSONObject = [:]
         object["deep"] = deep.instantValue
         object["labels"] = labels.instantValue
         return .object(object)
@@ -524,8 +524,8 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
       }
 
       /// The JSON written to InstantDB.
-      public var instantValue: JSONValue {
-        var object: [String: JSONValue] = [:]
+      public var instantValue: JSON {
+        var object: JSONObject = [:]
         object["street"] = street.instantValue
         if let zip { object["zip"] = zip.instantValue }
         return .object(object)
@@ -546,8 +546,8 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["label"] = label.instantValue
       object["done"] = done.instantValue
       return .object(object)
@@ -567,8 +567,8 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["primary"] = primary.instantValue
       if let accent { object["accent"] = accent.instantValue }
       return .object(object)
@@ -588,8 +588,8 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["lat"] = lat.instantValue
       object["lng"] = lng.instantValue
       return .object(object)
@@ -788,12 +788,12 @@ public struct DataEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
 
   /// The entity's id, a lower-case UUID string.
   public var id: String
-  public var value: JSONValue?
+  public var value: JSON?
 
   /// Creates a value; links stay `nil` unless given.
   public init(
     id: String = UUID().uuidString.lowercased(),
-    value: JSONValue? = nil
+    value: JSON? = nil
   ) {
     self.id = id
     self.value = value
@@ -807,7 +807,7 @@ public struct DataEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.id = try container.decode(String.self, forKey: .id)
-    self.value = try container.decodeIfPresent(JSONValue.self, forKey: .value)
+    self.value = try container.decodeIfPresent(JSON.self, forKey: .value)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -1033,7 +1033,7 @@ public struct Oddity: EntityIdentifiable, Codable, Sendable, Equatable, Identifi
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue { .string(rawValue) }
+    public var instantValue: JSON { .string(rawValue) }
   }
 
   public struct Nested: Codable, Sendable, Equatable, InstantValueConvertible {
@@ -1058,8 +1058,8 @@ public struct Oddity: EntityIdentifiable, Codable, Sendable, Equatable, Identifi
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["instantValue"] = instantValue2.instantValue
       object["a-b"] = aB.instantValue
       object["CodingKeys"] = codingKeys.instantValue
@@ -1077,8 +1077,8 @@ public struct Oddity: EntityIdentifiable, Codable, Sendable, Equatable, Identifi
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["when"] = when.instantValue
       return .object(object)
     }

@@ -14,7 +14,7 @@ extension InstantUser {
     imageURL: String? = nil,
     type: String? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["email"] = email.instantValue
     if let imageURL = imageURL { mutationArguments["imageURL"] = imageURL.instantValue }
     if let type = type { mutationArguments["type"] = type.instantValue }
@@ -29,7 +29,7 @@ extension InstantUser {
     imageURL: String?? = nil,
     type: String?? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let email { mutationArguments["email"] = email.instantValue }
     if let imageURL { mutationArguments["imageURL"] = imageURL.instantValue }
     if let type { mutationArguments["type"] = type.instantValue }
@@ -43,12 +43,12 @@ extension InstantUser {
 
   /// Links `tasks` of the `$users` entity `id` to the `tasks` entities given by id.
   public static func link(_ id: String, tasks: [String]) -> InstantMutation {
-    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSONValue.string))])
+    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSON.string))])
   }
 
   /// Unlinks `tasks` of the `$users` entity `id` from the `tasks` entities given by id.
   public static func unlink(_ id: String, tasks: [String]) -> InstantMutation {
-    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSONValue.string))])
+    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSON.string))])
   }
 
   /// Links `person` of the `$users` entity `id` to the `people` entity given by id.
@@ -67,8 +67,8 @@ extension InstantUser {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["email"] = self.email.instantValue
     if let imageURL = self.imageURL { mutationArguments["imageURL"] = imageURL.instantValue }
     if let type = self.type { mutationArguments["type"] = type.instantValue }
@@ -83,7 +83,7 @@ extension InstantFile {
     path: String,
     url: String
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["path"] = path.instantValue
     mutationArguments["url"] = url.instantValue
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
@@ -95,7 +95,7 @@ extension InstantFile {
     path: String? = nil,
     url: String? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let path { mutationArguments["path"] = path.instantValue }
     if let url { mutationArguments["url"] = url.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
@@ -122,8 +122,8 @@ extension InstantFile {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["path"] = self.path.instantValue
     mutationArguments["url"] = self.url.instantValue
     return mutationArguments
@@ -137,7 +137,7 @@ extension InstantStream {
     clientId: String,
     done: Bool? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["clientId"] = clientId.instantValue
     if let done = done { mutationArguments["done"] = done.instantValue }
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
@@ -150,7 +150,7 @@ extension InstantStream {
     clientId: String? = nil,
     done: Bool?? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let clientId { mutationArguments["clientId"] = clientId.instantValue }
     if let done { mutationArguments["done"] = done.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
@@ -167,8 +167,8 @@ extension InstantStream {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["clientId"] = self.clientId.instantValue
     if let done = self.done { mutationArguments["done"] = done.instantValue }
     return mutationArguments
@@ -195,12 +195,12 @@ extension TaskEntity {
     checklist: [ChecklistItem],
     palette: Palette? = nil,
     position: Coordinates,
-    external: JSONValue? = nil,
-    extra: JSONValue,
-    blob: JSONValue,
+    external: JSON? = nil,
+    extra: JSON,
+    blob: JSON,
     legacy: String
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["title"] = title.instantValue
     if let contentType = contentType { mutationArguments["content-type"] = contentType.instantValue }
     if let disabled = disabled { mutationArguments["disabled?"] = disabled.instantValue }
@@ -244,12 +244,12 @@ extension TaskEntity {
     checklist: [ChecklistItem]? = nil,
     palette: Palette?? = nil,
     position: Coordinates? = nil,
-    external: JSONValue?? = nil,
-    extra: JSONValue? = nil,
-    blob: JSONValue? = nil,
+    external: JSON?? = nil,
+    extra: JSON? = nil,
+    blob: JSON? = nil,
     legacy: String? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let title { mutationArguments["title"] = title.instantValue }
     if let contentType { mutationArguments["content-type"] = contentType.instantValue }
     if let disabled { mutationArguments["disabled?"] = disabled.instantValue }
@@ -290,22 +290,22 @@ extension TaskEntity {
 
   /// Links `categories` of the `tasks` entity `id` to the `categories` entities given by id.
   public static func link(_ id: String, categories: [String]) -> InstantMutation {
-    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["categories": .array(categories.map(JSONValue.string))])
+    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["categories": .array(categories.map(JSON.string))])
   }
 
   /// Unlinks `categories` of the `tasks` entity `id` from the `categories` entities given by id.
   public static func unlink(_ id: String, categories: [String]) -> InstantMutation {
-    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["categories": .array(categories.map(JSONValue.string))])
+    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["categories": .array(categories.map(JSON.string))])
   }
 
   /// Links `$files` of the `tasks` entity `id` to the `$files` entities given by id.
   public static func link(_ id: String, files: [String]) -> InstantMutation {
-    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["$files": .array(files.map(JSONValue.string))])
+    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["$files": .array(files.map(JSON.string))])
   }
 
   /// Unlinks `$files` of the `tasks` entity `id` from the `$files` entities given by id.
   public static func unlink(_ id: String, files: [String]) -> InstantMutation {
-    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["$files": .array(files.map(JSONValue.string))])
+    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["$files": .array(files.map(JSON.string))])
   }
 
   /// The operation that creates this value's attributes under its id (links are not included).
@@ -314,8 +314,8 @@ extension TaskEntity {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["title"] = self.title.instantValue
     if let contentType = self.contentType { mutationArguments["content-type"] = contentType.instantValue }
     if let disabled = self.disabled { mutationArguments["disabled?"] = disabled.instantValue }
@@ -347,7 +347,7 @@ extension Person {
     name: String,
     date: Date
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["name"] = name.instantValue
     mutationArguments["date"] = date.instantValue
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
@@ -359,7 +359,7 @@ extension Person {
     name: String? = nil,
     date: Date? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let name { mutationArguments["name"] = name.instantValue }
     if let date { mutationArguments["date"] = date.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
@@ -396,8 +396,8 @@ extension Person {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["name"] = self.name.instantValue
     mutationArguments["date"] = self.date.instantValue
     return mutationArguments
@@ -410,7 +410,7 @@ extension Category {
     id: String = UUID().uuidString.lowercased(),
     name: String
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["name"] = name.instantValue
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -420,7 +420,7 @@ extension Category {
     _ id: String,
     name: String? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let name { mutationArguments["name"] = name.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -432,12 +432,12 @@ extension Category {
 
   /// Links `tasks` of the `categories` entity `id` to the `tasks` entities given by id.
   public static func link(_ id: String, tasks: [String]) -> InstantMutation {
-    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSONValue.string))])
+    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSON.string))])
   }
 
   /// Unlinks `tasks` of the `categories` entity `id` from the `tasks` entities given by id.
   public static func unlink(_ id: String, tasks: [String]) -> InstantMutation {
-    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSONValue.string))])
+    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["tasks": .array(tasks.map(JSON.string))])
   }
 
   /// The operation that creates this value's attributes under its id (links are not included).
@@ -446,8 +446,8 @@ extension Category {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["name"] = self.name.instantValue
     return mutationArguments
   }
@@ -458,7 +458,7 @@ extension Status {
   public static func create(
     id: String = UUID().uuidString.lowercased()
   ) -> InstantMutation {
-    let mutationArguments: [String: JSONValue] = [:]
+    let mutationArguments: JSONObject = [:]
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
 
@@ -466,7 +466,7 @@ extension Status {
   public static func update(
     _ id: String
   ) -> InstantMutation {
-    let mutationArguments: [String: JSONValue] = [:]
+    let mutationArguments: JSONObject = [:]
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
 
@@ -481,8 +481,8 @@ extension Status {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    let mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    let mutationArguments: JSONObject = [:]
     return mutationArguments
   }
 }
@@ -493,7 +493,7 @@ extension JournalEntry {
     id: String = UUID().uuidString.lowercased(),
     body: String
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["body"] = body.instantValue
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -503,7 +503,7 @@ extension JournalEntry {
     _ id: String,
     body: String? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let body { mutationArguments["body"] = body.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -529,8 +529,8 @@ extension JournalEntry {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["body"] = self.body.instantValue
     return mutationArguments
   }
@@ -540,9 +540,9 @@ extension DataEntity {
   /// Creates a `data` entity with its attributes; optional ones left `nil` are not written.
   public static func create(
     id: String = UUID().uuidString.lowercased(),
-    value: JSONValue? = nil
+    value: JSON? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let value = value { mutationArguments["value"] = value.instantValue }
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -551,9 +551,9 @@ extension DataEntity {
   /// For an optional attribute, pass `.some(nil)` to clear it.
   public static func update(
     _ id: String,
-    value: JSONValue?? = nil
+    value: JSON?? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let value { mutationArguments["value"] = value.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -569,8 +569,8 @@ extension DataEntity {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     if let value = self.value { mutationArguments["value"] = value.instantValue }
     return mutationArguments
   }
@@ -582,7 +582,7 @@ extension Segment {
     id: String = UUID().uuidString.lowercased(),
     label: String
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["label"] = label.instantValue
     return InstantMutation(.create, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -592,7 +592,7 @@ extension Segment {
     _ id: String,
     label: String? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let label { mutationArguments["label"] = label.instantValue }
     return InstantMutation(.update, namespace: Self.namespace, id: id, arguments: mutationArguments)
   }
@@ -614,12 +614,12 @@ extension Segment {
 
   /// Links `children` of the `segments` entity `id` to the `segments` entities given by id.
   public static func link(_ id: String, children: [String]) -> InstantMutation {
-    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["children": .array(children.map(JSONValue.string))])
+    InstantMutation(.link, namespace: Self.namespace, id: id, arguments: ["children": .array(children.map(JSON.string))])
   }
 
   /// Unlinks `children` of the `segments` entity `id` from the `segments` entities given by id.
   public static func unlink(_ id: String, children: [String]) -> InstantMutation {
-    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["children": .array(children.map(JSONValue.string))])
+    InstantMutation(.unlink, namespace: Self.namespace, id: id, arguments: ["children": .array(children.map(JSON.string))])
   }
 
   /// The operation that creates this value's attributes under its id (links are not included).
@@ -628,8 +628,8 @@ extension Segment {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["label"] = self.label.instantValue
     return mutationArguments
   }
@@ -651,7 +651,7 @@ extension Oddity {
     nested: Nested,
     date: DateValue
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     mutationArguments["namespace"] = namespace.instantValue
     mutationArguments["links"] = links.instantValue
     mutationArguments["init"] = initValue.instantValue
@@ -682,7 +682,7 @@ extension Oddity {
     nested: Nested? = nil,
     date: DateValue? = nil
   ) -> InstantMutation {
-    var mutationArguments: [String: JSONValue] = [:]
+    var mutationArguments: JSONObject = [:]
     if let namespace { mutationArguments["namespace"] = namespace.instantValue }
     if let links { mutationArguments["links"] = links.instantValue }
     if let initValue { mutationArguments["init"] = initValue.instantValue }
@@ -728,8 +728,8 @@ extension Oddity {
   }
 
   /// This value's attributes as InstantDB JSON, keyed by their schema names; `nil` optionals are left out.
-  public var attributeValues: [String: JSONValue] {
-    var mutationArguments: [String: JSONValue] = [:]
+  public var attributeValues: JSONObject {
+    var mutationArguments: JSONObject = [:]
     mutationArguments["namespace"] = self.namespace.instantValue
     mutationArguments["links"] = self.links.instantValue
     mutationArguments["init"] = self.initValue.instantValue

@@ -61,8 +61,8 @@ public struct ChatPresence: Codable, Sendable, Equatable {
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue {
-      var object: [String: JSONValue] = [:]
+    public var instantValue: JSON {
+      var object: JSONObject = [:]
       object["x"] = x.instantValue
       object["y"] = y.instantValue
       return .object(object)
@@ -136,7 +136,7 @@ public struct ChatEmojiTopic: Codable, Sendable, Equatable {
     }
 
     /// The JSON written to InstantDB.
-    public var instantValue: JSONValue { .string(rawValue) }
+    public var instantValue: JSON { .string(rawValue) }
   }
 }
 

@@ -9,6 +9,66 @@ enum TestSupport {
   static let snapshotsDirectory = testsDirectory.appendingPathComponent("__Snapshots__")
   static let fixtureDirectory = testsDirectory.deletingLastPathComponent().appendingPathComponent("InstantSchemaFixture")
 
+  /// The text of the fixture at `path` under `Schemas/`, for example `parser/modifiers.schema.ts`.
+  static func fixture(_ path: String) throws -> String {
+    try String(contentsOf: schemasDirectory.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  /// Every file under the fixture directory `directory`, keyed by its path inside it as an
+  /// absolute path (`/parts/base.ts`), the way ``parse(_:files:)`` takes relative imports.
+  static func fixtureFiles(_ directory: String) throws -> [String: String] {
+    let root = schemasDirectory.appendingPathComponent(directory).standardizedFileURL
+    var files: [String: String] = [:]
+    for case let url as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) ?? .init()
+    where !url.hasDirectoryPath {
+      let relative = url.standardizedFileURL.path.dropFirst(root.path.count)
+      files[String(relative)] = try String(contentsOf: url, encoding: .utf8)
+    }
+    return files
+  }
+
+  /// Decodes the JSON fixture at `path` under `Schemas/`.
+  static func fixture<Value: Decodable>(_ type: Value.Type, _ path: String) throws -> Value {
+    try JSONDecoder().decode(type, from: Data(fixture(path).utf8))
+  }
+
+  /// Runs `body` with a new empty directory, removed afterwards.
+  static func withTemporaryDirectory(_ body: (URL) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("instant-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try body(directory)
+  }
+
+  /// Runs `executable` in `directory`, returning its exit status and its standard output and
+  /// error together.
+  static func run(_ executable: URL?, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  /// Runs `git` from the path in `directory`, as a test user.
+  @discardableResult
+  static func git(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    let identity = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
+    return try run(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + identity + arguments, in: directory)
+  }
+
+  /// Whether git sees `directory` as part of a work tree (a test outside a repository needs one
+  /// that is not).
+  static func isInsideRepository(_ directory: URL) -> Bool {
+    (try? git(["rev-parse", "--is-inside-work-tree"], in: directory).status) == 0
+  }
+
   /// Parses `source` as `instant.schema.ts`, with `files` available to relative imports
   /// (keyed by absolute path, for example `/types.ts`).
   static func parse(_ source: String, files: [String: String] = [:]) throws(SchemaError) -> ParsedSchema {

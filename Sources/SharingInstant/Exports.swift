@@ -1,0 +1,12 @@
+// SharingInstant's values are InstantCore's, so a value means the same thing in a generated
+// model, in the client and on the server. App code and generated code import SharingInstant
+// only; these re-exports make the value types visible through it without the rest of InstantCore.
+// Each is a scoped import so that targets with the `MemberImportVisibility` feature (on in new
+// Xcode projects) can use the types' members, `JSONObject`'s literal and subscript included.
+
+/// Any JSON value: the Swift type of `i.json()` and `i.any()` attributes.
+@_exported import enum InstantCore.JSON
+/// The members of a JSON object, in insertion order.
+@_exported import typealias InstantCore.JSONObject
+/// The collection behind ``JSONObject``.
+@_exported import struct OrderedCollections.OrderedDictionary

@@ -1,0 +1,2 @@
+import { i as b } from "@instantdb/admin";
+export const schema = b.schema({ entities: { notes: b.entity({ text: b.string() }) } });

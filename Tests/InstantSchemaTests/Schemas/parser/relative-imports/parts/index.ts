@@ -1,0 +1,2 @@
+export { base } from "./base";
+export { default as comments } from "./comments";

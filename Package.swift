@@ -12,6 +12,7 @@ let package = Package(
     .executable(name: "instant-schema", targets: ["instant-schema"]),
     .plugin(name: "InstantSchemaPlugin", targets: ["InstantSchemaPlugin"]),
     .library(name: "InstantLocal", targets: ["InstantLocal"]),
+    .library(name: "InstantLocalTesting", targets: ["InstantLocalTesting"]),
     .executable(name: "instant-local", targets: ["instant-local"]),
     .library(name: "InstantDB", targets: ["InstantDB"]),
   ],
@@ -20,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -97,8 +99,17 @@ let package = Package(
         "InstantCore",
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .target(
+      name: "InstantLocalTesting",
+      dependencies: [
+        "InstantLocal",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -123,8 +134,11 @@ let package = Package(
       name: "InstantLocalTests",
       dependencies: [
         "InstantLocal",
+        "InstantLocalTesting",
         "InstantCore",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ]
     ),
 

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantLocal
+import InstantLocalTesting
 import Testing
 
 @Suite("durability")
@@ -12,62 +13,50 @@ struct DurabilityTests {
     let idAttr = newID()
     let title = newID()
     let g = newID()
-    let guestToken: String
-    let firstTx: Int
-    do {
-      let server = try await TestServer.start(storage: .file(path))
+    let (firstTx, guestToken) = try await withInstantLocal(configuration: .testing(dataFile: path)) { server in
       let (s, _) = try await server.connect()
-      let ok = try await s.request([
-        "op": "transact",
-        "tx-steps": [
-          blobAttr(idAttr, "goals", "id", unique: true), blobAttr(title, "goals", "title"),
-          ["add-triple", .string(g), .string(idAttr), .string(g)], ["add-triple", .string(g), .string(title), "Persist"],
-        ],
-      ])
-      firstTx = try #require(ok["tx-id"]?.intValue)
-      let (_, guest) = try await server.http("POST", "/runtime/auth/sign_in_guest", body: ["app-id": .string(TestSession.appID)])
-      guestToken = try #require(guest["user"]?["refresh_token"]?.stringValue)
+      let schema = [blobAttr(idAttr, "goals", "id", unique: true), blobAttr(title, "goals", "title")]
+      let ok = try await s.request(transact(schema + createEntity(g, idAttr: idAttr, [title: "Persist"])))
+      let (_, guest) = try await server.signInGuest()
       await s.close()
-      await server.stop()
+      return (try #require(ok["tx-id"]?.intValue), try #require(guest["user"]?["refresh_token"]?.stringValue))
     }
-    let server = try await TestServer.start(storage: .file(path))
-    defer { Task { await server.stop() } }
-    let (s, reply) = try await server.connect(refreshToken: guestToken)
-    #expect(reply["op"] == "init-ok")
-    #expect(reply["auth"]?["user"]?["type"] == "guest")
-    #expect(reply["attrs"]?.arrayValue?.contains { $0["id"] == .string(title) } == true)
-    let result = try await s.request(["op": "add-query", "q": ["goals": [:]]])
-    #expect(triples(result["result"]).contains { $0[0] == .string(g) && $0[2] == "Persist" })
-    #expect((result["processed-tx-id"]?.intValue ?? 0) > firstTx)
-    let ok = try await s.request(["op": "transact", "tx-steps": [["add-triple", .string(g), .string(title), "Again"]]])
-    #expect((ok["tx-id"]?.intValue ?? 0) > firstTx + 1)
-    await s.close()
+    try await withInstantLocal(configuration: .testing(dataFile: path)) { server in
+      let (s, reply) = try await server.connect(refreshToken: guestToken)
+      #expect(reply["op"] == "init-ok")
+      #expect(reply["auth"]?["user"]?["type"] == "guest")
+      #expect(reply["attrs"]?.arrayValue?.contains { $0["id"] == .string(title) } == true)
+      let result = try await s.request(["op": "add-query", "q": ["goals": [:]]])
+      #expect(triples(result["result"]).contains { $0[0] == .string(g) && $0[2] == "Persist" })
+      #expect((result["processed-tx-id"]?.intValue ?? 0) > firstTx)
+      let ok = try await s.request(["op": "transact", "tx-steps": [["add-triple", .string(g), .string(title), "Again"]]])
+      #expect((ok["tx-id"]?.intValue ?? 0) > firstTx + 1)
+      await s.close()
+    }
   }
 
   @Test func walIsCheckpointedInTheBackground() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-local-\(newID())")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("data.sqlite").path
-    let server = try await TestServer.start(storage: .file(path))
-    defer { Task { await server.stop() } }
-    let (s, _) = try await server.connect()
-    let idAttr = newID()
-    let body = newID()
-    _ = try await s.request(["op": "transact", "tx-steps": [blobAttr(idAttr, "docs", "id", unique: true), blobAttr(body, "docs", "body")]])
-    let text = String(repeating: "x", count: 4000)
-    for _ in 0..<200 {
-      let d = newID()
-      _ = try await s.request([
-        "op": "transact", "tx-steps": [["add-triple", .string(d), .string(idAttr), .string(d)], ["add-triple", .string(d), .string(body), .string(text)]],
-      ])
+    try await withInstantLocal(configuration: .testing(dataFile: path)) { server in
+      let (s, _) = try await server.connect()
+      let idAttr = newID()
+      let body = newID()
+      _ = try await s.request(["op": "transact", "tx-steps": [blobAttr(idAttr, "docs", "id", unique: true), blobAttr(body, "docs", "body")]])
+      let text = String(repeating: "x", count: 4000)
+      for _ in 0..<200 {
+        let d = newID()
+        _ = try await s.request(transact(createEntity(d, idAttr: idAttr, [body: .string(text)])))
+      }
+      // Commits only append to the WAL; the checkpointer copies them into the database file.
+      var size = 0
+      for _ in 0..<50 where size < 600_000 {
+        try await Task.sleep(for: .milliseconds(100))
+        size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      }
+      #expect(size >= 600_000)
+      await s.close()
     }
-    // Commits only append to the WAL; the checkpointer copies them into the database file.
-    var size = 0
-    for _ in 0..<50 where size < 600_000 {
-      try await Task.sleep(for: .milliseconds(100))
-      size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    }
-    #expect(size >= 600_000)
-    await s.close()
   }
 }

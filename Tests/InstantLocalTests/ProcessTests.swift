@@ -14,13 +14,8 @@ struct ProcessTests {
 
     let first = try await ServerProcess(arguments: arguments)
     let (a, _) = try await TestSession.connected(port: first.port)
-    let ok = try await a.request([
-      "op": "transact",
-      "tx-steps": [
-        blobAttr(idAttr, "goals", "id", unique: true), blobAttr(title, "goals", "title"),
-        ["add-triple", .string(g), .string(idAttr), .string(g)], ["add-triple", .string(g), .string(title), "Survives"],
-      ],
-    ])
+    let schema = [blobAttr(idAttr, "goals", "id", unique: true), blobAttr(title, "goals", "title")]
+    let ok = try await a.request(transact(schema + createEntity(g, idAttr: idAttr, [title: "Survives"])))
     let txID = try #require(ok["tx-id"]?.intValue)
     first.kill()
     await a.close()
@@ -35,8 +30,7 @@ struct ProcessTests {
     #expect((next["tx-id"]?.intValue ?? 0) > txID)
 
     // The magic code goes to the server log.
-    let server = TestServer.Client(port: second.port)
-    _ = try await server.http("POST", "/runtime/auth/send_magic_code", body: ["app-id": .string(TestSession.appID), "email": "log@example.com"])
+    _ = try await HTTPTestClient(port: second.port).sendMagicCode(appID: TestSession.appID, email: "log@example.com")
     let log = try await second.stderr.wait(for: "magic code for log@example.com", timeout: .seconds(10))
     #expect(log.contains("magic code for log@example.com in app \(TestSession.appID)"))
     await b.close()

@@ -1,4 +1,6 @@
 import InstantCore
+import InstantLocal
+import InstantLocalTesting
 import Testing
 
 /// Random well-formed JSON in every field of every op: the server answers each message (or stays
@@ -21,7 +23,10 @@ struct RandomInputTests {
     "init", "add-query", "remove-query", "transact", "join-room", "leave-room", "set-presence", "client-broadcast",
     "refresh", "error", "start-sync",
   ]
-  static let actions = ["add-triple", "retract-triple", "delete-entity", "deep-merge-triple", "add-attr", "update-attr", "delete-attr", "rule-params"]
+  static let actions = [
+    "add-triple", "retract-triple", "delete-entity", "deep-merge-triple", "add-attr", "update-attr", "delete-attr",
+    "rule-params",
+  ]
 
   func value(_ g: inout Generator, depth: Int = 0) -> JSON {
     switch Int.random(in: 0..<(depth > 2 ? 5 : 8), using: &g) {
@@ -45,23 +50,23 @@ struct RandomInputTests {
 
   @Test(arguments: [20_261_122, 1, 2, 3, 4] as [UInt64])
   func randomMessagesNeverBreakTheSession(seed: UInt64) async throws {
-    let server = try await TestServer.start()
-    defer { Task { await server.stop() } }
-    let (s, _) = try await server.connect()
-    var g = Generator(state: seed)
-    for i in 0..<400 {
-      var message: JSONObject = ["op": .string(Self.ops.randomElement(using: &g)!), "client-event-id": .string("r\(i)")]
-      for key in ["q", "tx-steps", "room-id", "data", "topic", "app-id", "refresh-token", "versions"] where Bool.random(using: &g) {
-        message[key] = key == "tx-steps" ? .array((0..<3).map { _ in value(&g, depth: 1) }) : value(&g)
+    try await withInstantLocal { server in
+      let (s, _) = try await server.connect()
+      var g = Generator(state: seed)
+      for i in 0..<400 {
+        var message: JSONObject = ["op": .string(Self.ops.randomElement(using: &g)!), "client-event-id": .string("r\(i)")]
+        for key in ["q", "tx-steps", "room-id", "data", "topic", "app-id", "refresh-token", "versions"] where Bool.random(using: &g) {
+          message[key] = key == "tx-steps" ? .array((0..<3).map { _ in value(&g, depth: 1) }) : value(&g)
+        }
+        s.send(.object(message))
       }
-      s.send(.object(message))
+      let probe = try await s.request(["op": "add-query", "q": ["goals": [:]]], timeout: .seconds(30))
+      #expect(probe["op"] == "add-query-ok" || probe["op"] == "add-query-exists")
+      #expect(await s.mailbox.closed == false)
+      let (fresh, reply) = try await server.connect()
+      #expect(reply["op"] == "init-ok")
+      await s.close()
+      await fresh.close()
     }
-    let probe = try await s.request(["op": "add-query", "q": ["goals": [:]]], timeout: .seconds(30))
-    #expect(probe["op"] == "add-query-ok" || probe["op"] == "add-query-exists")
-    #expect(await s.mailbox.closed == false)
-    let (fresh, reply) = try await server.connect()
-    #expect(reply["op"] == "init-ok")
-    await s.close()
-    await fresh.close()
   }
 }

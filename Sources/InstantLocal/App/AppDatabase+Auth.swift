@@ -80,7 +80,7 @@ extension AppDatabase {
     do {
       try storage.deleteRefreshToken(token, appID: appID)
     } catch {
-      throw ProtocolError(status: 500, type: nil, message: "\(error)")
+      throw .serverFault("The sign-out could not be saved: \(error)")
     }
     refreshTokens.removeValue(forKey: token)
   }

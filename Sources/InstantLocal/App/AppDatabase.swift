@@ -111,12 +111,7 @@ actor AppDatabase {
     guard case .object = q else {
       throw .validation("query", input: q, ["Query must be an object of namespaces."])
     }
-    let resultText: String
-    do {
-      resultText = try store.serverQuery(q).instaqlResult.serialized()
-    } catch {
-      throw .validation("query", input: q, [error.message])
-    }
+    let resultText = try evaluate(q).get()
     record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
     sessions[id] = record
     record.sink.send(
@@ -158,7 +153,7 @@ actor AppDatabase {
     do {
       changes = try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
     } catch {
-      throw ProtocolError(type: error.type, message: error.message, hint: error.hint)
+      throw ProtocolError(error)
     }
     let txID: Int
     do {
@@ -166,7 +161,7 @@ actor AppDatabase {
     } catch {
       logger.error("\(error); the transaction was rolled back")
       store.revert(changes)
-      throw ProtocolError(status: 500, type: nil, message: "The transaction could not be saved: \(error)")
+      throw .serverFault("The transaction could not be saved: \(error)")
     }
     processedTxID = txID
     if changes.attrsChanged {
@@ -181,51 +176,6 @@ actor AppDatabase {
       if attr.isRef, let reverse = attr.reverseIdentity { changed.insert(reverse.etype) }
     }
     return (txID, changed)
-  }
-
-  /// The query's footprint, computed once per attrs version.
-  private func footprint(_ key: String, _ q: JSON) -> QueryFootprint {
-    if let cached = footprints[key] { return cached }
-    if footprints.count >= Self.maxFootprints { footprints.removeAll() }
-    let footprint = QueryFootprint(q, attrs: store.attrs)
-    footprints[key] = footprint
-    return footprint
-  }
-
-  /// The invalidation pass (protocol.md §9.4): re-runs every subscribed query that the change
-  /// can affect (each distinct query once; all of them when `changed` is nil), and sends each
-  /// session a `refresh-ok` with the results that changed, plus the attrs when they changed or
-  /// the session is legacy. Nothing is sent to a session for which nothing changed.
-  func invalidate(changed: Set<String>?) {
-    var results: [String: String?] = [:]
-    let attrsVersion = self.attrsVersion
-    for index in sessions.values.indices {
-      var record = sessions.values[index]
-      let attrsChanged = record.attrsVersionSent != attrsVersion
-      guard !record.queries.isEmpty || attrsChanged else { continue }
-      var computations: [String] = []
-      for (key, subscription) in record.queries {
-        if let changed, !footprint(key, subscription.q).mayChange(changed) { continue }
-        let result: String?
-        if let cached = results[key] {
-          result = cached
-        } else {
-          result = try? store.serverQuery(subscription.q).instaqlResult.serialized()
-          results[key] = result
-        }
-        guard let result, result != subscription.lastResult else { continue }
-        record.queries[key]!.lastResult = result
-        computations.append("{\"instaql-query\":\(subscription.qText),\"instaql-result\":\(result)}")
-      }
-      guard !computations.isEmpty || attrsChanged else { continue }
-      var text = "{\"op\":\"refresh-ok\",\"processed-tx-id\":\(processedTxID),\"computations\":["
-      text += computations.joined(separator: ",") + "]"
-      if attrsChanged || !record.features.skipAttrs { text += ",\"attrs\":" + attrsText }
-      text += "}"
-      record.attrsVersionSent = attrsVersion
-      record.sink.send(text: text)
-      sessions.values[index] = record
-    }
   }
 
   // MARK: Schema

@@ -8,7 +8,9 @@ struct SessionRecord: Sendable {
   struct Subscription: Sendable {
     var q: JSON
     var qText: String
-    var lastResult: String
+    /// `nil` once the query failed during a refresh and the session got an `error` for it; its
+    /// next result is then always sent.
+    var lastResult: String?
   }
 
   let id: String

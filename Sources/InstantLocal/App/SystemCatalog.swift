@@ -2,20 +2,20 @@ import InstantCore
 
 /// The system-catalog attrs every app has (protocol.md §8.4), with the reference's deterministic
 /// ids, so code and tooling built against a hosted Instant see the same ids here.
-public enum SystemCatalog {
+package enum SystemCatalog {
   /// `$users.id`.
-  public static let usersID = "96653230-13ff-ffff-a4b4-81ffffffffff"
+  package static let usersID = "96653230-13ff-ffff-a4b4-81ffffffffff"
   /// `$users.email`.
-  public static let usersEmail = "96653230-13ff-ffff-a4b4-46010bffffff"
+  package static let usersEmail = "96653230-13ff-ffff-a4b4-46010bffffff"
   /// `$users.type` (`"user"` or `"guest"`).
-  public static let usersType = "96653230-13ff-ffff-a4b5-3cbc9fffffff"
+  package static let usersType = "96653230-13ff-ffff-a4b5-3cbc9fffffff"
   /// `$users.imageURL`.
-  public static let usersImageURL = "96653230-13ff-ffff-a4b4-8600c4a457ff"
+  package static let usersImageURL = "96653230-13ff-ffff-a4b4-8600c4a457ff"
   /// `$users.linkedPrimaryUser` (ref from a guest to the user it was linked to).
-  public static let usersLinkedPrimaryUser = "96653230-13ff-ffff-a4b4-b7d3ffffffff"
+  package static let usersLinkedPrimaryUser = "96653230-13ff-ffff-a4b4-b7d3ffffffff"
 
   /// The system attrs, in the order they are sent.
-  public static let attrs: [Attr] = [
+  package static let attrs: [Attr] = [
     attr(usersID, "96653231-03ff-ffff-a4b4-81ffffffffff", "$users", "id", unique: true, indexed: true),
     attr(usersEmail, "96653231-03ff-ffff-a4b4-46010bffffff", "$users", "email", unique: true, indexed: true, type: "string"),
     attr(usersType, "96653231-03ff-ffff-a4b5-3cbc9fffffff", "$users", "type", type: "string"),
@@ -37,7 +37,7 @@ public enum SystemCatalog {
   ]
 
   /// Whether `id` is one of the system attrs (they are seeded, never stored).
-  public static func isSystemAttr(_ id: String) -> Bool { ids.contains(id) }
+  package static func isSystemAttr(_ id: String) -> Bool { ids.contains(id) }
 
   private static let ids = Set(attrs.map(\.id))
 

@@ -13,6 +13,7 @@ struct HTTPRoutes: Sendable {
   static let maxBodyBytes = 1 << 20
 
   func register(on router: Router<BasicRequestContext>) {
+    router.add(middleware: ConnectionCloseMiddleware())
     router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .authorization, .contentType, .origin]))
     router.get("/health") { _, _ in Self.json(["status": "ok"]) }
     router.post("/runtime/auth/sign_in_guest") { request, _ in
@@ -71,20 +72,20 @@ struct HTTPRoutes: Sendable {
         do {
           buffer = try await request.body.collect(upTo: Self.maxBodyBytes)
         } catch {
-          throw ProtocolError(type: "param-malformed", message: "The request body is larger than \(Self.maxBodyBytes) bytes.")
+          throw ProtocolError(.paramMalformed, message: "The request body is larger than \(Self.maxBodyBytes) bytes.")
         }
         do {
           input = try JSON.parse(bytes: buffer.readableBytesView)
         } catch {
-          throw ProtocolError(type: "param-malformed", message: "Malformed JSON body: \(error.description)")
+          throw ProtocolError(.paramMalformed, message: "Malformed JSON body: \(error.description)")
         }
         guard case .object = input else {
-          throw ProtocolError(type: "param-malformed", message: "The request body must be a JSON object.")
+          throw ProtocolError(.paramMalformed, message: "The request body must be a JSON object.")
         }
       }
       return Self.json(try await body(input))
     } catch {
-      if error.status >= 500 { logger.error("\(error)") }
+      if error.kind == .serverFault { logger.error("\(error)") }
       return Self.json(error.httpBody, status: .init(code: error.status))
     }
   }
@@ -99,7 +100,7 @@ struct HTTPRoutes: Sendable {
     do {
       return try await registry.app(appID)
     } catch {
-      throw ProtocolError(status: 500, type: nil, message: "The app could not be loaded: \(error)")
+      throw .serverFault("The app could not be loaded: \(error)")
     }
   }
 

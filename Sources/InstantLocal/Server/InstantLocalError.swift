@@ -2,13 +2,16 @@
 public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The SQLite database could not be opened, read or written; the message says what and how to fix it.
   case storage(String)
-  /// The server could not bind or serve; the message names the address.
-  case server(String)
+  /// The server could not listen on `address` (`host:port`); `reason` is the operating system's
+  /// (for example "Address already in use (errno 98)").
+  case cannotListen(address: String, reason: String)
 
   public var description: String {
     switch self {
-    case let .storage(message): "storage: \(message)"
-    case let .server(message): "server: \(message)"
+    case let .storage(message):
+      "storage: \(message)"
+    case let .cannotListen(address, reason):
+      "cannot listen on \(address): \(reason). Stop whatever uses that address, pick another --port, or use port 0 for any free one."
     }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import InstantCore
@@ -6,12 +7,13 @@ import Logging
 /// A local InstantDB-compatible server: InstantDB's WebSocket protocol at
 /// `GET /runtime/session`, its auth endpoints and schema pull over HTTP, and SQLite storage.
 ///
-/// Embed it in tests on port 0:
+/// Embed it on port 0 (tests can use `withInstantLocal` from `InstantLocalTesting`, which also
+/// stops it):
 ///
 /// ```swift
 /// let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory))
-/// let port = try await server.start()
-/// // ws://127.0.0.1:\(port)/runtime/session
+/// try await server.start()
+/// let url = await server.webSocketURL   // ws://127.0.0.1:<port>/runtime/session
 /// await server.stop()
 /// ```
 public actor InstantLocalServer {
@@ -22,7 +24,7 @@ public actor InstantLocalServer {
   /// The bound port, once started.
   public private(set) var port: Int?
 
-  /// Opens the storage; call ``start()`` or ``run()`` to serve.
+  /// Opens the storage; call ``start()`` or ``run(onListening:)`` to serve.
   public init(
     configuration: InstantLocalConfiguration = .init(), logger: Logger = Logger(label: "instant-local")
   ) throws(InstantLocalError) {
@@ -36,37 +38,85 @@ public actor InstantLocalServer {
     registry = AppRegistry(storage: try LocalStorage(path: path, logger: logger), logger: logger)
   }
 
-  /// Starts serving in the background and returns the bound port once it listens.
+  /// Starts serving in the background and returns the bound port once it listens (the chosen
+  /// one when the configuration asks for port 0). Calling it again while running returns the
+  /// same port.
+  ///
+  /// - Throws: ``InstantLocalError/cannotListen(address:reason:)`` with the operating system's
+  ///   reason when the address cannot be bound (for example, the port is in use).
+  @discardableResult
   public func start() async throws(InstantLocalError) -> Int {
+    try await start(handlingSignals: false)
+  }
+
+  /// Stops a server started with ``start()`` and waits for it to finish; does nothing when it
+  /// is not running.
+  public func stop() async {
+    guard let task = runTask else { return }
+    task.cancel()
+    if case let .failure(error) = await task.result, !(error is CancellationError) {
+      logger.warning("instant-local stopped with an error: \(error)")
+    }
+    runTask = nil
+    port = nil
+  }
+
+  /// Serves until the process receives SIGINT or SIGTERM (or the calling task is cancelled);
+  /// `onListening` gets the bound port.
+  ///
+  /// - Throws: ``InstantLocalError/cannotListen(address:reason:)`` when the address cannot be
+  ///   bound; whatever stopped the server otherwise.
+  public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
+    onListening(try await start(handlingSignals: true))
+    guard let task = runTask else { return }
+    defer {
+      runTask = nil
+      port = nil
+    }
+    try await withTaskCancellationHandler {
+      try await task.value
+    } onCancel: {
+      task.cancel()
+    }
+  }
+
+  private func start(handlingSignals: Bool) async throws(InstantLocalError) -> Int {
     if let port { return port }
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = makeApplication { port in
       continuation.yield(port)
       continuation.finish()
     }
-    let host = configuration.host
-    runTask = Task {
+    let task = Task {
       defer { continuation.finish() }
-      try await app.runService(gracefulShutdownSignals: [])
+      if handlingSignals {
+        try await app.runService()
+      } else {
+        try await app.runService(gracefulShutdownSignals: [])
+      }
     }
+    runTask = task
     for await bound in ports {
       port = bound
       return bound
     }
-    throw .server("could not listen on \(host):\(configuration.port); is the port in use?")
-  }
-
-  /// Stops a server started with ``start()`` and waits for it to finish.
-  public func stop() async {
-    runTask?.cancel()
-    _ = try? await runTask?.value
     runTask = nil
-    port = nil
+    let underlying: (any Error)? =
+      switch await task.result {
+      case let .failure(error): error
+      case .success: nil
+      }
+    throw .cannotListen(host: configuration.host, port: configuration.port, underlying: underlying)
   }
 
-  /// Serves until the process receives SIGINT or SIGTERM; `onListening` gets the bound port.
-  public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-    try await makeApplication(onListening).runService()
+  /// `http://host:port`, the base of the HTTP endpoints (`apiURI` for InstantDB's clients), once started.
+  public var baseURL: URL? {
+    port.flatMap { URL(string: "http://\(Self.urlHost(configuration.host)):\($0)") }
+  }
+
+  /// `ws://host:port/runtime/session`, the WebSocket endpoint (`websocketURI`), once started.
+  public var webSocketURL: URL? {
+    port.flatMap { URL(string: "ws://\(Self.urlHost(configuration.host)):\($0)/runtime/session") }
   }
 
   /// The last magic code sent to `email` for `appID` and not yet used (the server logs it too).
@@ -75,43 +125,26 @@ public actor InstantLocalServer {
     return await app.lastMagicCode(email: email)
   }
 
+  /// The host as it goes in a URL: loopback for a wildcard address, brackets around IPv6.
+  static func urlHost(_ host: String) -> String {
+    switch host {
+    case "0.0.0.0", "": "127.0.0.1"
+    case "::": "[::1]"
+    case _ where host.contains(":"): "[\(host)]"
+    default: host
+    }
+  }
+
   private func makeApplication(_ onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
     let router = Router()
     HTTPRoutes(registry: registry, logger: logger).register(on: router)
-
-    let wsRouter = Router(context: BasicWebSocketRequestContext.self)
-    let registry = self.registry
-    let logger = self.logger
-    let maxMessageBytes = configuration.maxMessageBytes
-    let transportLimit = maxMessageBytes * 2 + 4096
-    wsRouter.ws("/runtime/session") { inbound, outbound, _ in
-      let (texts, continuation) = AsyncStream<String>.makeStream()
-      let sink = SessionSink(continuation)
-      let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-          for await text in texts { try await outbound.write(.text(text)) }
-        }
-        do {
-          for try await message in inbound.messages(maxSize: transportLimit) {
-            switch message {
-            case let .text(text): await connection.receive(text)
-            case let .binary(buffer): await connection.receive(String(buffer: buffer))
-            }
-          }
-        } catch {
-          logger.debug("session \(connection.id) ended: \(error)")
-        }
-        await connection.close()
-        sink.finish()
-        try await group.waitForAll()
-      }
-    }
-
+    let transportLimit = configuration.maxMessageBytes * 2 + 4096
+    let sessions = SessionRoute(
+      registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit, logger: logger)
     return Application(
       router: router,
-      server: .http1WebSocketUpgrade(
-        webSocketRouter: wsRouter,
+      server: .instantLocal(
+        webSocketRouter: sessions.router(),
         configuration: .init(
           ws: .init(maxFrameSize: transportLimit, autoPing: .enabled(timePeriod: configuration.pingInterval)))),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "instant-local"),

@@ -43,7 +43,7 @@ final class SessionConnection {
       event = try JSON.parse(text)
     } catch {
       let failure = ProtocolError(
-        type: "param-malformed", message: "Malformed JSON: \(error.description)",
+        .paramMalformed, message: "Malformed JSON: \(error.description)",
         hint: ["in": [], "original-input": .string(String(text.prefix(200)))])
       sink.send(failure.message(clientEventID: .null, originalEvent: ["session-id": .string(id)]))
       return
@@ -112,7 +112,7 @@ final class SessionConnection {
       app = try await registry.app(appID)
     } catch {
       logger.error("\(error)")
-      throw ProtocolError(status: 500, type: nil, message: "The app could not be loaded: \(error)")
+      throw .serverFault("The app could not be loaded: \(error)")
     }
     try await app.initSession(
       id: id, sink: sink, features: SessionFeatures(versions: event["versions"]),

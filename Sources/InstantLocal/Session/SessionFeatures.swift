@@ -3,18 +3,18 @@ import InstantCore
 /// What a session negotiated through `versions["@instantdb/core"]` (protocol.md §1.3).
 ///
 /// A version that does not parse as `v?MAJOR.MINOR.PATCH(-dev)?` gives no features ("legacy").
-public struct SessionFeatures: Sendable, Equatable {
+struct SessionFeatures: Sendable, Equatable {
   /// `patch-presence` diffs instead of full snapshots (core > 0.17.5).
-  public var patchPresence = false
+  var patchPresence = false
   /// `refresh-ok` omits unchanged attrs and is skipped when nothing changed (core > 0.20.4).
-  public var skipAttrs = false
+  var skipAttrs = false
   /// JSON-array frames allowed (core > 0.22.75); never used by this server, as by the reference.
-  public var batchMessages = false
+  var batchMessages = false
 
-  public init() {}
+  init() {}
 
   /// Reads the features from an `init` message's `versions` object.
-  public init(versions: JSON?) {
+  init(versions: JSON?) {
     guard let text = versions?["@instantdb/core"]?.stringValue, let v = Self.parse(text) else { return }
     patchPresence = Self.greater(v, (0, 17, 5))
     skipAttrs = Self.greater(v, (0, 20, 4))

@@ -3,7 +3,7 @@ import InstantCore
 /// Where a session's outgoing frames go: an unbounded, ordered queue drained by the socket's
 /// writer task. Sending never suspends, so the app actor can fan out to many sessions while
 /// keeping each session's messages in the order they were produced.
-public struct SessionSink: Sendable {
+struct SessionSink: Sendable {
   let continuation: AsyncStream<String>.Continuation
 
   init(_ continuation: AsyncStream<String>.Continuation) {

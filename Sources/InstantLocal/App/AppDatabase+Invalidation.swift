@@ -1,0 +1,79 @@
+import InstantCore
+
+/// The invalidation pass (protocol.md §9.4): after a commit, every subscribed query the change
+/// can affect is re-run and each session hears about the results that changed.
+extension AppDatabase {
+  /// Evaluates a subscribed query: its serialized `add-query-ok.result`, or the
+  /// `validation-failed` error the reference sends for a query it cannot run.
+  func evaluate(_ q: JSON) -> Result<String, ProtocolError> {
+    do {
+      return .success(try store.serverQuery(q).instaqlResult.serialized())
+    } catch {
+      return .failure(.validation("query", input: q, [error.message]))
+    }
+  }
+
+  /// Re-runs every subscribed query that the change can affect (each distinct query once; all of
+  /// them when `changed` is nil), and sends each session a `refresh-ok` with the results that
+  /// changed, plus the attrs when they changed or the session is legacy. Nothing is sent to a
+  /// session for which nothing changed.
+  ///
+  /// A query that stops evaluating (the data or the attrs changed under it) is logged, and each
+  /// session subscribed to it gets one `error` shaped like a failed `add-query` (so clients route
+  /// it to that query's subscribers); it stays subscribed, and its next result is sent.
+  func invalidate(changed: Set<String>?) {
+    var outcomes: [String: Result<String, ProtocolError>] = [:]
+    let attrsVersion = self.attrsVersion
+    for index in sessions.values.indices {
+      var record = sessions.values[index]
+      let attrsChanged = record.attrsVersionSent != attrsVersion
+      guard !record.queries.isEmpty || attrsChanged else { continue }
+      var computations: [String] = []
+      var failures: [JSON] = []
+      for (key, subscription) in record.queries {
+        if let changed, !footprint(key, subscription.q).mayChange(changed) { continue }
+        let outcome = outcomes[key] ?? rerun(subscription.q)
+        outcomes[key] = outcome
+        switch outcome {
+        case let .success(result):
+          guard result != subscription.lastResult else { continue }
+          record.queries[key]!.lastResult = result
+          computations.append("{\"instaql-query\":\(subscription.qText),\"instaql-result\":\(result)}")
+        case let .failure(error):
+          guard subscription.lastResult != nil else { continue }
+          record.queries[key]!.lastResult = nil
+          let originalEvent: JSON = ["op": "add-query", "q": subscription.q, "session-id": .string(record.id)]
+          failures.append(error.message(clientEventID: .null, originalEvent: originalEvent))
+        }
+      }
+      if !computations.isEmpty || attrsChanged {
+        var text = "{\"op\":\"refresh-ok\",\"processed-tx-id\":\(processedTxID),\"computations\":["
+        text += computations.joined(separator: ",") + "]"
+        if attrsChanged || !record.features.skipAttrs { text += ",\"attrs\":" + attrsText }
+        text += "}"
+        record.attrsVersionSent = attrsVersion
+        record.sink.send(text: text)
+      }
+      for failure in failures { record.sink.send(failure) }
+      sessions.values[index] = record
+    }
+  }
+
+  /// ``evaluate(_:)`` for the invalidation pass, logging a query that no longer runs.
+  private func rerun(_ q: JSON) -> Result<String, ProtocolError> {
+    let outcome = evaluate(q)
+    if case let .failure(error) = outcome {
+      logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
+    }
+    return outcome
+  }
+
+  /// The query's footprint, computed once per attrs version.
+  private func footprint(_ key: String, _ q: JSON) -> QueryFootprint {
+    if let cached = footprints[key] { return cached }
+    if footprints.count >= Self.maxFootprints { footprints.removeAll() }
+    let footprint = QueryFootprint(q, attrs: store.attrs)
+    footprints[key] = footprint
+    return footprint
+  }
+}

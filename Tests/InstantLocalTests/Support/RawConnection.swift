@@ -1,0 +1,92 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A plain TCP connection for hand-written HTTP/1.1, to test what happens on one connection
+/// across several requests (no HTTP client library would do that on purpose).
+struct RawConnection {
+  /// One HTTP response as read off the socket.
+  struct Response {
+    /// The status line, e.g. `HTTP/1.1 200 OK`.
+    var statusLine: String
+    /// Header names lower-cased.
+    var headers: [String: String]
+    var body: String
+
+    var status: Int? { statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+  }
+
+  /// Connects to `127.0.0.1:port` and runs `body` with the connection, closing it afterwards.
+  static func with<T: Sendable>(port: Int, _ body: (inout Session) async throws -> T) async throws -> T {
+    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .connect(host: "127.0.0.1", port: port) { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }
+      }
+    return try await channel.executeThenClose { inbound, outbound in
+      var session = Session(iterator: inbound.makeAsyncIterator(), outbound: outbound)
+      return try await body(&session)
+    }
+  }
+
+  struct Session {
+    var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private var buffer = ByteBuffer()
+
+    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+      self.iterator = iterator
+      self.outbound = outbound
+    }
+
+    /// Writes `text` as is; false when the server already closed the connection.
+    mutating func send(_ text: String) async -> Bool {
+      do {
+        try await outbound.write(ByteBuffer(string: text))
+        return true
+      } catch {
+        return false
+      }
+    }
+
+    /// The next response (head, and a `Content-Length` body), or nil once the server closed the
+    /// connection (or reset it) before a whole head arrived.
+    mutating func readResponse() async -> Response? {
+      while true {
+        let text = String(buffer: buffer)
+        if let end = text.range(of: "\r\n\r\n") {
+          let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+          var headers: [String: String] = [:]
+          for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          }
+          let length = Int(headers["content-length"] ?? "0") ?? 0
+          let bodyStart = text.utf8.distance(from: text.startIndex, to: end.upperBound)
+          if buffer.readableBytes >= bodyStart + length {
+            buffer.moveReaderIndex(forwardBy: bodyStart)
+            let body = buffer.readString(length: length) ?? ""
+            return Response(statusLine: lines[0], headers: headers, body: body)
+          }
+        }
+        guard var chunk = try? await iterator.next() else { return nil }
+        buffer.writeBuffer(&chunk)
+      }
+    }
+  }
+}
+
+extension RawConnection {
+  /// `POST path` with a JSON body, asking to keep the connection alive.
+  static func post(_ path: String, json: String, port: Int) -> String {
+    "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: keep-alive\r\nContent-Type: application/json\r\n"
+      + "Content-Length: \(json.utf8.count)\r\n\r\n\(json)"
+  }
+
+  /// A WebSocket upgrade request for `/runtime/session`, as InstantDB's client opens it.
+  static func webSocketUpgrade(appID: String, port: Int) -> String {
+    "GET /runtime/session?app_id=\(appID) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+      + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+  }
+}

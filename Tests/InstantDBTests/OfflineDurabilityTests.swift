@@ -14,45 +14,42 @@ struct OfflineDurabilityTests {
     let serverFile = dir.appendingPathComponent("server.sqlite").path
     let clientFile = InstantStorage.sqlite(dir.appendingPathComponent("a.sqlite"))
 
-    let server = try await LocalServer.start(storage: .file(serverFile))
-    let port = server.port
     // A learns the attrs while online, then the server goes away.
-    var a = LocalServer.client(port: port, storage: clientFile)
-    try await a.transact(.update("items", .id(InstantID.make()), ["n": 0])).synced()
-    await server.stop()
-    let first = a
+    let (first, port) = try await withServer(dataFile: serverFile) { server in
+      let a = server.client(storage: clientFile)
+      try await a.transact(.update("items", .id(InstantID.make()), ["n": 0])).synced()
+      return (a, server.port)
+    }
     try await waitUntil("A notices the server is gone") { await first.status != .authenticated }
 
     // Each write adds an item and overwrites one counter: the counter ends at 100 only if the
     // writes were applied in the order they were made.
     let counter = InstantID.make()
     for n in 1...100 {
-      try await a.transact([
+      try await first.transact([
         .update("items", .id(InstantID.make()), ["n": .number(Double(n))]),
         .update("counters", .id(counter), ["last": .number(Double(n))]),
       ])
     }
-    let pendingCount = await a.pendingWrites.count
+    let pendingCount = await first.pendingWrites.count
     #expect(pendingCount == 100)
-    await a.shutdown()
+    await first.shutdown()
 
-    a = LocalServer.client(port: port, storage: clientFile)
-    let reloadedCount = await a.pendingWrites.count
+    let reopened = LocalServer.client(port: port, storage: clientFile)
+    let reloadedCount = await reopened.pendingWrites.count
     #expect(reloadedCount == 100)
-    let restarted = try await LocalServer.start(storage: .file(serverFile), port: port)
-    defer { Task { await restarted.stop() } }
-    await a.reconnectNow()
-
-    let b = LocalServer.client(port: port)
-    let reopenedClient = a
-    defer { Task { await reopenedClient.shutdown(); await b.shutdown() } }
-    let watchB = Watcher(b.subscribe(["items": [:], "counters": [:]]))
-    let result = try await watchB.next(timeout: .seconds(20)) { $0.rows("items").count >= 101 }
-    let ns = result.column("items", "n").compactMap(\.numberValue).sorted()
-    #expect(ns == (0...100).map(Double.init), "every write exactly once")
-    #expect(result.column("counters", "last") == [100], "applied in the order they were made")
-    let reopened = a
-    try await waitUntil("A's queue drains") { await reopened.pendingWrites.allSatisfy { $0.state == .synced } }
+    try await withServer(dataFile: serverFile, port: port) { server in
+      await reopened.reconnectNow()
+      let b = server.client()
+      let watchB = Watcher(b.subscribe(["items": [:], "counters": [:]]))
+      let result = try await watchB.next(timeout: .seconds(20)) { $0.rows("items").count >= 101 }
+      let ns = result.column("items", "n").compactMap(\.numberValue).sorted()
+      #expect(ns == (0...100).map(Double.init), "every write exactly once")
+      #expect(result.column("counters", "last") == [100], "applied in the order they were made")
+      try await waitUntil("A's queue drains") { await reopened.pendingWrites.allSatisfy { $0.state == .synced } }
+      await reopened.shutdown()
+      await b.shutdown()
+    }
   }
 
   @Test("A subscriber gets the cached result before any network")

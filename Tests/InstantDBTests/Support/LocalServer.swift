@@ -2,25 +2,17 @@ import Foundation
 import InstantCore
 import InstantDB
 import InstantLocal
+import InstantLocalTesting
+import Testing
 import Logging
 import Synchronization
 
-/// A real instant-local on loopback for one test, and clients pointed at it.
+/// A running instant-local (from `withInstantLocal`) and clients pointed at it.
 struct LocalServer {
   static let appID = "6a0e5a43-2d2c-4f4e-9a53-1c8f3d6f0b11"
 
   let server: InstantLocalServer
   let port: Int
-
-  static func start(storage: InstantLocalConfiguration.Storage = .memory, port: Int = 0) async throws -> LocalServer {
-    var logger = Logger(label: "instant-local-test")
-    logger.logLevel = .critical
-    let server = try InstantLocalServer(configuration: .init(port: port, storage: storage), logger: logger)
-    let bound = try await server.start()
-    return LocalServer(server: server, port: bound)
-  }
-
-  func stop() async { await server.stop() }
 
   func client(
     storage: InstantStorage = .memory, schema: ClientSchema? = nil, transport: any WebSocketTransport = NIOWebSocketTransport()
@@ -39,20 +31,24 @@ struct LocalServer {
   }
 }
 
-/// Runs `body` with a started server, and stops it afterwards whatever happens.
+/// Runs `body` with a started server (in memory, or on `dataFile`; on `port`, any free one by
+/// default), stopped afterwards whatever happens.
 func withServer<T>(
-  storage: InstantLocalConfiguration.Storage = .memory, _ body: @Sendable (LocalServer) async throws -> T
+  dataFile: String? = nil, port: Int = 0, _ body: (LocalServer) async throws -> T
 ) async throws -> T {
-  let server = try await LocalServer.start(storage: storage)
-  do {
-    let value = try await body(server)
-    await server.stop()
-    return value
-  } catch {
-    await server.stop()
-    throw error
+  var configuration = InstantLocalConfiguration.testing(dataFile: dataFile)
+  configuration.port = port
+  return try await withInstantLocal(configuration: configuration, logger: quietLogger) { server in
+    let bound = try #require(await server.port)
+    return try await body(LocalServer(server: server, port: bound))
   }
 }
+
+let quietLogger: Logger = {
+  var logger = Logger(label: "instant-local-test")
+  logger.logLevel = .critical
+  return logger
+}()
 
 struct TimedOut: Error, CustomStringConvertible {
   var description: String

@@ -12,12 +12,15 @@ struct KeepAliveUpgradeTests {
       let port = try await server.boundPort
       let signIn = RawConnection.post("/runtime/auth/sign_in_guest", json: #"{"app-id":"\#(TestSession.appID)"}"#, port: port)
       let upgrade = RawConnection.webSocketUpgrade(appID: TestSession.appID, port: port)
+      let clock = ContinuousClock()
+      let start = clock.now
       let (first, second) = try await RawConnection.with(port: port) { connection in
         _ = await connection.send(signIn)
         let first = await connection.readResponse()
         _ = await connection.send(upgrade)
         return (first, await connection.readResponse())
       }
+      #expect(clock.now - start < RawConnection.deadline / 2, "the server closed the connection; the test did not")
       #expect(first?.status == 200)
       #expect(first?.body.contains("refresh_token") == true)
       #expect(first?.headers["connection"] == "close", "the client is told not to reuse the connection")
@@ -41,6 +44,8 @@ struct KeepAliveUpgradeTests {
         "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n",
       ]
       for request in requests {
+        let clock = ContinuousClock()
+        let start = clock.now
         let response = try await RawConnection.with(port: port) { connection in
           _ = await connection.send(request)
           let response = await connection.readResponse()
@@ -48,6 +53,7 @@ struct KeepAliveUpgradeTests {
           #expect(next == nil, "closed after \(response?.statusLine ?? "no response")")
           return response
         }
+        #expect(clock.now - start < RawConnection.deadline / 2, "the server closed \(response?.statusLine ?? "it")")
         #expect(response?.headers["connection"] == "close", "\(response?.statusLine ?? "no response")")
       }
     }

@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdWebSocket
 import InstantCore
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 /// A local InstantDB-compatible server: InstantDB's WebSocket protocol at
 /// `GET /runtime/session`, its auth endpoints and schema pull over HTTP, and SQLite storage.
@@ -20,7 +22,10 @@ public actor InstantLocalServer {
   public nonisolated let configuration: InstantLocalConfiguration
   let registry: AppRegistry
   let logger: Logger
-  private var runTask: Task<Void, any Error>?
+  /// The running service group (stopped gracefully) and the task running it.
+  private var running: (group: ServiceGroup, task: Task<Void, any Error>)?
+  /// How long ``stop()`` waits for open sockets to close before cancelling them.
+  static let shutdownGrace = Duration.seconds(2)
   /// The bound port, once started.
   public private(set) var port: Int?
 
@@ -50,14 +55,20 @@ public actor InstantLocalServer {
   }
 
   /// Stops a server started with ``start()`` and waits for it to finish; does nothing when it
-  /// is not running.
+  /// is not running. Open sockets get a normal WebSocket close; those still open after two
+  /// seconds are cut.
   public func stop() async {
-    guard let task = runTask else { return }
-    task.cancel()
+    guard let (group, task) = running else { return }
+    await group.triggerGracefulShutdown()
+    let deadline = Task {
+      try await Task.sleep(for: Self.shutdownGrace)
+      task.cancel()
+    }
     if case let .failure(error) = await task.result, !(error is CancellationError) {
       logger.warning("instant-local stopped with an error: \(error)")
     }
-    runTask = nil
+    deadline.cancel()
+    running = nil
     port = nil
   }
 
@@ -68,9 +79,9 @@ public actor InstantLocalServer {
   ///   bound; whatever stopped the server otherwise.
   public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
     onListening(try await start(handlingSignals: true))
-    guard let task = runTask else { return }
+    guard let (_, task) = running else { return }
     defer {
-      runTask = nil
+      running = nil
       port = nil
     }
     try await withTaskCancellationHandler {
@@ -87,20 +98,19 @@ public actor InstantLocalServer {
       continuation.yield(port)
       continuation.finish()
     }
+    let group = ServiceGroup(
+      configuration: .init(
+        services: [app], gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [], logger: logger))
     let task = Task {
       defer { continuation.finish() }
-      if handlingSignals {
-        try await app.runService()
-      } else {
-        try await app.runService(gracefulShutdownSignals: [])
-      }
+      try await group.run()
     }
-    runTask = task
+    running = (group, task)
     for await bound in ports {
       port = bound
       return bound
     }
-    runTask = nil
+    running = nil
     let underlying: (any Error)? =
       switch await task.result {
       case let .failure(error): error

@@ -16,7 +16,12 @@ struct RawConnection {
     var status: Int? { statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
   }
 
-  /// Connects to `127.0.0.1:port` and runs `body` with the connection, closing it afterwards.
+  /// How long a connection may stay open before the test closes it itself (so a server that
+  /// keeps it open fails the test instead of hanging it).
+  static let deadline = Duration.seconds(10)
+
+  /// Connects to `127.0.0.1:port` and runs `body` with the connection, closing it afterwards
+  /// (or after ``deadline``).
   static func with<T: Sendable>(port: Int, _ body: (inout Session) async throws -> T) async throws -> T {
     let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .connect(host: "127.0.0.1", port: port) { channel in
@@ -24,6 +29,12 @@ struct RawConnection {
           try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
         }
       }
+    let socket = channel.channel
+    let watchdog = Task {
+      try await Task.sleep(for: deadline)
+      try await socket.close()
+    }
+    defer { watchdog.cancel() }
     return try await channel.executeThenClose { inbound, outbound in
       var session = Session(iterator: inbound.makeAsyncIterator(), outbound: outbound)
       return try await body(&session)

@@ -158,7 +158,7 @@ actor AppDatabase {
     do {
       changes = try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
     } catch {
-      throw ProtocolError(type: error.type, message: error.message, hint: error.hint)
+      throw ProtocolError(type: error.wireType, message: error.message, hint: error.hint)
     }
     let txID: Int
     do {

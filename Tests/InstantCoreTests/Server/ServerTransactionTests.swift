@@ -144,7 +144,7 @@ struct ServerTransactionTests {
     let error = #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([["add-triple", .string(other), .string(Self.email), "a@b.com"]], now: 2)
     }
-    #expect(error?.type == "record-not-unique")
+    #expect(error?.kind == .recordNotUnique)
   }
 
   @Test func deletesCascadeBothWays() throws {
@@ -169,7 +169,7 @@ struct ServerTransactionTests {
     let clash = #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([Self.addAttr("a0000000-0000-4000-8000-0000000000aa", "goals", "title")], now: 2)
     }
-    #expect(clash?.type == "record-not-unique")
+    #expect(clash?.wireType == "record-not-unique")
     #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([Self.addAttr("a0000000-0000-4000-8000-0000000000ab", "$secret", "x")], now: 2)
     }

@@ -98,6 +98,9 @@ struct InstantQuery: ParsableCommand {
         }
         let steps = try InstaML(attrs: attrs, stores: stores, schema: schema).transform(ops)
         return ["steps": .array(steps)]
+      } catch let error as InstaMLError {
+        // The reference client's text, which conformance compares.
+        return ["error": .string(error.message)]
       } catch {
         return ["error": .string("\(error)")]
       }

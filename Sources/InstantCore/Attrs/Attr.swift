@@ -102,6 +102,8 @@ public struct Attr: Sendable, Hashable {
   public var isBlob: Bool { valueType == "blob" }
   public var isCardinalityOne: Bool { cardinality == "one" }
   public var isDate: Bool { checkedDataType == "date" }
+  /// `namespace.label`, how messages name an attr.
+  public var qualifiedName: String { "\(forwardIdentity.etype).\(forwardIdentity.label)" }
 
   /// This attr with `partial`'s members merged over it (`{...attr, ...partial}`).
   public func merging(_ partial: JSONObject) throws(Invalid) -> Attr {

@@ -1,9 +1,9 @@
 /// Runs conformance cases in the `instant-query --batch` format (`shared/conformance/README.md`):
 /// build a store from a dataset, apply transaction batches, run the query, report the result or
 /// the error. File access is left to the caller through `loadDataset`.
-public struct ConformanceRunner {
+package struct ConformanceRunner {
   /// Reads a dataset's `attrs.json` and `triples.json` given the case's `dataset` value.
-  public typealias DatasetLoader = (String) throws -> (attrs: JSON, triples: JSON)
+  package typealias DatasetLoader = (String) throws -> (attrs: JSON, triples: JSON)
 
   let loadDataset: DatasetLoader
   let clock: () -> Double
@@ -12,13 +12,13 @@ public struct ConformanceRunner {
   /// - Parameters:
   ///   - loadDataset: reads a named dataset (called once per name).
   ///   - clock: a monotonic time in milliseconds, for `repeat` timings.
-  public init(loadDataset: @escaping DatasetLoader, clock: @escaping () -> Double) {
+  package init(loadDataset: @escaping DatasetLoader, clock: @escaping () -> Double) {
     self.loadDataset = loadDataset
     self.clock = clock
   }
 
   /// The result object for one case: `{"data": …}` (+ `"pageInfo"`, `"timing"`) or `{"error": …}`.
-  public mutating func run(_ testCase: JSON) -> JSON {
+  package mutating func run(_ testCase: JSON) -> JSON {
     do {
       return try evaluate(testCase)
     } catch {
@@ -61,7 +61,7 @@ public struct ConformanceRunner {
       guard case let .array(batches) = transactions else { throw ConformanceError("transactions must be an array") }
       for batch in batches {
         guard case let .array(steps) = batch else { throw ConformanceError("each transaction must be a list of steps") }
-        do { try store.transact(steps) } catch { throw ConformanceError(error.description) }
+        do { try store.transact(steps) } catch { throw ConformanceError(error.message) }
       }
     }
     guard let query = testCase["query"] else { throw ConformanceError("case has no \"query\"") }
@@ -89,7 +89,7 @@ public struct ConformanceRunner {
 }
 
 /// Why a conformance case could not be evaluated.
-public struct ConformanceError: Error, CustomStringConvertible, Sendable {
-  public var description: String
-  public init(_ description: String) { self.description = description }
+package struct ConformanceError: Error, CustomStringConvertible, Sendable {
+  package var description: String
+  package init(_ description: String) { self.description = description }
 }

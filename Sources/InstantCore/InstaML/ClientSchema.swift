@@ -87,7 +87,7 @@ extension ClientSchema {
       func side(_ key: String) throws(InstaMLError) -> LinkSide {
         guard let s = link[key], let on = s["on"]?.stringValue, let has = s["has"]?.stringValue,
           let label = s["label"]?.stringValue
-        else { throw InstaMLError("link \(name).\(key) needs on, has and label") }
+        else { throw .invalidSchema("link \(name).\(key) needs on, has and label") }
         return LinkSide(on: on, has: has, label: label, onDelete: s["onDelete"]?.stringValue)
       }
       links.append(Link(forward: try side("forward"), reverse: try side("reverse")))

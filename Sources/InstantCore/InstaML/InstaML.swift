@@ -39,23 +39,23 @@ enum Lookups {
     case let .string(s):
       guard s.hasPrefix("lookup__") else { return nil }
       let parts = s.split(separator: "__", omittingEmptySubsequences: false).map(String.init)
-      guard parts.count >= 3 else { throw InstaMLError("\(s) is not a valid lookup.") }
+      guard parts.count >= 3 else { throw .invalidLookup("\(s) is not a valid lookup.") }
       let valueText = parts[2...].joined(separator: "__")
       do { return (parts[1], try JSON.parse(valueText)) } catch {
-        throw InstaMLError("\(s) is not a valid lookup: \(error)")
+        throw .invalidLookup("\(s) is not a valid lookup: \(error)")
       }
     case let .array(a):
       guard a.count >= 1, case let .string(name) = a[0] else {
-        throw InstaMLError("lookup must be [attribute, value].")
+        throw .invalidLookup("lookup must be [attribute, value].")
       }
       return (name, a.count > 1 ? a[1] : .null)
     case let .object(o):
       guard o.count == 1, let (k, v) = o.elements.first.map({ ($0.key, $0.value) }) else {
-        throw InstaMLError("lookup must be an object with a single unique attr and value.")
+        throw .invalidLookup("lookup must be an object with a single unique attr and value.")
       }
       return (k, v)
     default:
-      throw InstaMLError("lookup must be an object with a single unique attr and value.")
+      throw .invalidLookup("lookup must be an object with a single unique attr and value.")
     }
   }
 }
@@ -118,7 +118,7 @@ struct AttrCreator {
     ]
     if let schema, label != "id" {
       guard let attr = schema.entities[etype]?[label] else {
-        throw InstaMLError("\(etype).\(label) does not exist in your schema")
+        throw .unknownAttribute("\(etype).\(label)", message: "\(etype).\(label) does not exist in your schema")
       }
       o["index?"] = .bool(attr.indexed)
       o["unique?"] = .bool(attr.unique)
@@ -134,7 +134,7 @@ struct AttrCreator {
     var schemaProps: JSONObject? = nil
     if let schema {
       guard let link = schema.link(etype, label) else {
-        throw InstaMLError("Couldn't find the link \(etype).\(label) in your schema")
+        throw .unknownLink("\(etype).\(label)", message: "Couldn't find the link \(etype).\(label) in your schema")
       }
       var p: JSONObject = [
         "forward-identity": .array([.string(newID()), .string(link.forward.on), .string(link.forward.label)]),
@@ -157,7 +157,7 @@ struct AttrCreator {
   }
 
   static func attr(_ o: JSONObject) throws(InstaMLError) -> Attr {
-    do { return try Attr(json: o) } catch { throw InstaMLError(error.description) }
+    do { return try Attr(json: o) } catch { throw .invalidSchema(error.description) }
   }
 
   static let lookupProps: JSONObject = ["unique?": true, "index?": true]
@@ -174,7 +174,7 @@ struct AttrCreator {
   static func refLookupForwardName(_ identName: String) throws(InstaMLError) -> String {
     let parts = identName.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 2, parts[1] == "id" else {
-      throw InstaMLError("\(identName) is not a valid lookup attribute.")
+      throw .invalidLookup("\(identName) is not a valid lookup attribute.")
     }
     return String(parts[0])
   }
@@ -253,7 +253,7 @@ struct Expander {
     }
     let name = try AttrCreator.refLookupForwardName(identName)
     let attr = attrs.forward(etype, name) ?? attrs.reverse(etype, name)
-    if let attr, !attr.isRef { throw InstaMLError("\(identName) does not reference a valid link attribute.") }
+    if let attr, !attr.isRef { throw .notUnique(identName, message: "\(identName) does not reference a valid link attribute.") }
     return attr
   }
 
@@ -261,14 +261,14 @@ struct Expander {
   func extract(_ etype: String, _ eid: JSON) throws(InstaMLError) -> JSON {
     guard let (name, value) = try Lookups.pair(eid) else { return eid }
     guard let attr = try lookupAttr(etype, name), attr.isUnique else {
-      throw InstaMLError("\(name) is not a unique attribute.")
+      throw .notUnique("\(etype).\(name)", message: "\(name) is not a unique attribute.")
     }
     return .array([.string(attr.id), value])
   }
 
   func attr(_ etype: String, _ label: String) throws(InstaMLError) -> Attr {
     guard let attr = attrs.forward(etype, label) else {
-      throw InstaMLError("TypeError: no attr for \(etype).\(label)")
+      throw .unknownAttribute("\(etype).\(label)", message: "TypeError: no attr for \(etype).\(label)")
     }
     return attr
   }
@@ -368,7 +368,7 @@ struct Expander {
                 action, try extract(rev.forwardIdentity.etype, eidB), .string(rev.id), try extract(etype, op.entity),
               ]))
           } else {
-            throw InstaMLError("TypeError: no link \(etype).\(label)")
+            throw .unknownLink("\(etype).\(label)", message: "TypeError: no link \(etype).\(label)")
           }
         }
       }

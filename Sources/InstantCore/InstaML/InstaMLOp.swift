@@ -73,10 +73,3 @@ public struct InstaMLOp: Sendable, Hashable {
     InstaMLOp(.ruleParams, etype, entity.json, .object(params))
   }
 }
-
-/// An operation InstaML cannot expand, with the reference client's message.
-public struct InstaMLError: Error, CustomStringConvertible, Equatable, Sendable {
-  public var message: String
-  public var description: String { message }
-  public init(_ message: String) { self.message = message }
-}

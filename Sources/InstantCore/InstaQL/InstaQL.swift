@@ -14,12 +14,6 @@ public struct InstaQLResult: Sendable, Equatable {
   }
 }
 
-/// A query the engine refuses, with the reference's message.
-public struct InstaQLError: Error, CustomStringConvertible, Equatable, Sendable {
-  public var message: String
-  public var description: String { message }
-}
-
 extension TripleStore {
   /// Runs an InstaQL query over this store with the reference client's semantics
   /// (`shared/spec/instaql.md`): namespaces, nested forward and reverse links, `where`, `order`,
@@ -32,7 +26,7 @@ extension TripleStore {
     let run = QueryRun(store: self)
     do throws(QueryFailure) {
       guard let namespaces = JSObjects.entries(q) else {
-        throw QueryFailure.error("TypeError: Cannot convert undefined or null to object")
+        throw QueryFailure.error(.typeError("Cannot convert undefined or null to object", "the query is not an object"))
       }
       var data = JSONObject(minimumCapacity: namespaces.count)
       for (namespace, form) in namespaces where namespace != "$$ruleParams" {
@@ -46,16 +40,17 @@ extension TripleStore {
       }
       return result
     } catch let failure {
-      switch failure {
-      case let .attrNotFound(message), let .error(message): throw InstaQLError(message: message)
-      }
+      throw failure.instaQLError
     }
   }
 
   static func formatPageInfo(_ pageInfo: JSON) throws(QueryFailure) -> JSON {
     var out = JSONObject()
     for (namespace, info) in JSObjects.entries(pageInfo) ?? [] {
-      if info.isNull { throw .error("TypeError: Cannot read properties of null (reading 'start-cursor')") }
+      if info.isNull {
+        throw .error(
+          .typeError("Cannot read properties of null (reading 'start-cursor')", "the page info of \(namespace) is null"))
+      }
       var o = JSONObject()
       for (from, to) in [
         ("start-cursor", "startCursor"), ("end-cursor", "endCursor"), ("has-next-page?", "hasNextPage"),
@@ -81,7 +76,7 @@ final class FormNode {
   var children: [String: ChildLink] = [:]
   /// Child labels (`Object.keys(form)` without `$`), computed once.
   lazy var labels: [String] = JSObjects.keys(form).filter { $0 != "$" }
-  lazy var optionsCache: FormOptions = FormOptions(self)
+  lazy var parsedOptions = QueryOptions(options)
   var objectAttrsCache: [(String, UInt32)]?
   var singularCache: [String: Bool] = [:]
 
@@ -94,40 +89,16 @@ final class FormNode {
 
   var options: JSON? { JSObjects.get(form, "$") }
   func option(_ key: String) -> JSON? { JSObjects.get(options, key) }
-
-  /// No `offset`, `before` or `after`: the query starts at the beginning of its order.
-  var isLeading: Bool {
-    !JSValue(option("offset")).isTruthy && !JSValue(option("before")).isTruthy && !JSValue(option("after")).isTruthy
-  }
 }
 
-/// A form's options, read once: direction, order field, limit, leading.
-struct FormOptions {
-  var ascending = true
-  var descending = false
-  var order: JSON?
-  var orderLabel: String?
-  var limit: JSON?
-  var isLeading: Bool
+/// An attr a form is ordered by, with its symbol in the store.
+struct SortAttr {
+  let sym: UInt32?
+  let isDate: Bool
 
-  init(_ node: FormNode) {
-    isLeading = node.isLeading
-    order = node.option("order")
-    if let order, JSValue(order).isTruthy {
-      let firstKey = JSObjects.keys(order).first
-      orderLabel = firstKey
-      let d = JSValue(JSObjects.get(order, firstKey ?? "undefined"))
-      if d.isTruthy {
-        ascending = d.strictEquals(.string("asc"))
-        descending = d.strictEquals(.string("desc"))
-      }
-    } else {
-      order = nil
-    }
-    for key in ["limit", "first", "last"] {
-      limit = node.option(key)
-      if JSValue(limit).isTruthy { break }
-    }
+  init(_ attr: Attr, _ store: TripleStore) {
+    sym = store.symbols.lookup(attr.id)
+    isDate = attr.isDate
   }
 }
 
@@ -169,7 +140,9 @@ final class QueryRun {
   func queryOne(_ node: FormNode, parent: UInt32?, pageInfo: JSON?) throws(QueryFailure)
     -> [JSON]
   {
-    if node.form.isNull { throw .error("TypeError: Cannot read properties of null (reading '$')") }
+    if node.form.isNull {
+      throw .error(.typeError("Cannot read properties of null (reading '$')", "the form for \(node.etype) is null"))
+    }
     let entities: [UInt32]
     let objects: [JSONObject]
     do throws(QueryFailure) {
@@ -261,7 +234,7 @@ final class QueryRun {
       let id = try compiler.idPattern(node.etype, node.level)
       simple?.idAttr = id.a
       clauses.append(.pattern(id))
-      guard case let .variable(entityVar) = id.e else { throw .error("internal: id pattern without variable") }
+      guard case let .variable(entityVar) = id.e else { preconditionFailure("an id pattern binds a variable") }
       let bound: Set<Int> = parentVar.map { [$0] } ?? []
       let planned = Planner.plan(clauses, bound: bound).clauses
       return CompiledForm(
@@ -278,12 +251,12 @@ final class QueryRun {
   {
     let startCursor = JSObjects.get(pageInfo, "start-cursor")
     let endCursor = JSObjects.get(pageInfo, "end-cursor")
-    if !node.optionsCache.isLeading && !(pageInfo.map { JSValue($0).isTruthy } ?? false && JSValue(startCursor).isTruthy) {
+    if !node.parsedOptions.isLeading && !(pageInfo.map { JSValue($0).isTruthy } ?? false && JSValue(startCursor).isTruthy) {
       return ([], [])
     }
     let compiled = try compile(node)
     let answers = try self.answers(compiled, parent: parent)
-    let options = node.optionsCache
+    let options = node.parsedOptions
     let ascending = options.ascending
     let descending = options.descending
     var orderAttr: Attr? = nil
@@ -294,17 +267,11 @@ final class QueryRun {
     }
     let orderByValue = orderAttr.map { $0.forwardIdentity.label != "id" } ?? false
     let dataType = orderAttr?.checkedDataType
-    let orderAttrSym = orderAttr.flatMap { store.symbols.lookup($0.id) }
+    let sortAttr = orderByValue ? orderAttr.map { SortAttr($0, store) } : nil
+    let orderAttrSym = sortAttr?.sym
     let isDate = orderAttr?.isDate ?? false
 
-    func sortKey(_ e: UInt32, _ t: Double) -> (e: UInt32, v: JSValue) {
-      guard orderByValue else { return (e, t.isNaN ? .undefined : .number(t)) }
-      var v: JSValue = .undefined
-      if let a = orderAttrSym, let first = store.slot(e, a)?.first {
-        v = store.jsValue(store.records[Int(first)].v)
-      }
-      return (e, isDate ? Ordering.comparableDate(v) : v)
-    }
+    func sortKey(_ e: UInt32, _ t: Double) -> (e: UInt32, v: JSValue) { (e, sortValue(e, t, by: sortAttr)) }
     func compareKeys(_ x: (e: UInt32, v: JSValue), _ y: (e: UInt32, v: JSValue)) -> Int {
       ascending
         ? Ordering.compare(uuidKey(x.e), x.v, uuidKey(y.e), y.v, dataType: dataType)
@@ -386,6 +353,15 @@ final class QueryRun {
       }
     }
     return (entities, objects)
+  }
+
+  /// The value an answer sorts by: its first value of the order attr (a date made comparable), or
+  /// its creation time when the form is ordered by time.
+  func sortValue(_ e: UInt32, _ t: Double, by attr: SortAttr?) -> JSValue {
+    guard let attr else { return t.isNaN ? .undefined : .number(t) }
+    var v: JSValue = .undefined
+    if let a = attr.sym, let first = store.slot(e, a)?.first { v = store.jsValue(store.records[Int(first)].v) }
+    return attr.isDate ? Ordering.comparableDate(v) : v
   }
 
   /// Every `(entity, created-at)` answer of a form for one parent.

@@ -21,7 +21,7 @@ enum ValueTerm {
   /// A plain object operand: matches nothing.
   case nothing
   /// An operand JavaScript fails on as soon as it meets a stored value.
-  case failing(String)
+  case failing(InstaQLError)
 }
 
 /// A predicate over a stored value (`$gt`, `$like`, …).
@@ -52,5 +52,14 @@ enum QueryFailure: Error {
   /// An unknown attr or label: the reference swallows this per form (empty result).
   case attrNotFound(String)
   /// Anything else escapes `query()`.
-  case error(String)
+  case error(InstaQLError)
+
+  /// The error `query()` throws.
+  var instaQLError: InstaQLError {
+    switch self {
+    case let .attrNotFound(message):
+      InstaQLError(kind: .attrNotFound, message: message, description: message)
+    case let .error(error): error
+    }
+  }
 }

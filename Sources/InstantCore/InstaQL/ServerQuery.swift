@@ -2,15 +2,15 @@ import OrderedCollections
 
 /// What the server answers to `add-query`: the triples a client needs to evaluate the query
 /// itself (protocol.md §2.8) and page info for paginated top-level forms.
-public struct ServerQueryResult: Sendable, Equatable {
+package struct ServerQueryResult: Sendable, Equatable {
   /// Deduplicated, in a stable order.
-  public var triples: [Triple]
+  package var triples: [Triple]
   /// `{namespace: {"start-cursor", "end-cursor", "has-next-page?", "has-previous-page?"}}`, or
   /// `nil` when no top-level form paginates.
-  public var pageInfo: JSON?
+  package var pageInfo: JSON?
 
   /// The reference's `add-query-ok.result`: one node whose single join-row holds every triple.
-  public var instaqlResult: JSON {
+  package var instaqlResult: JSON {
     var data: JSONObject = ["datalog-result": ["join-rows": .array([.array(triples.map(\.json))])]]
     if let pageInfo { data["page-info"] = pageInfo }
     return .array([["data": .object(data), "child-nodes": .array([])]])
@@ -26,7 +26,7 @@ extension TripleStore {
   ///
   /// Unknown namespaces, labels and attrs give empty results (apps subscribe before their first
   /// write creates the schema). Malformed options throw a validation error.
-  public func serverQuery(_ q: JSON) throws(InstaQLError) -> ServerQueryResult {
+  package func serverQuery(_ q: JSON) throws(InstaQLError) -> ServerQueryResult {
     try ServerQueryValidator.validate(q)
     let run = ServerQueryRun(store: self)
     do throws(QueryFailure) {
@@ -34,9 +34,7 @@ extension TripleStore {
         try run.topLevel(FormNode(etype: namespace, level: 0, form: form))
       }
     } catch {
-      switch error {
-      case let .attrNotFound(message), let .error(message): throw InstaQLError(message: message)
-      }
+      throw error.instaQLError
     }
     return ServerQueryResult(
       triples: run.records.map { triple(at: $0) }, pageInfo: run.pageInfo.isEmpty ? nil : .object(run.pageInfo))
@@ -74,29 +72,19 @@ final class ServerQueryRun {
   func topLevel(_ node: FormNode) throws(QueryFailure) {
     guard let (run, _) = try answers(node, parent: nil) else { return }
     // Order.
-    let order = node.option("order")
-    var descending = false
+    let options = node.parsedOptions
+    let descending = options.descending
     var orderAttr: Attr? = nil
-    if let order, case let .object(o) = order, let (field, direction) = o.elements.first.map({ ($0.key, $0.value) }) {
-      descending = direction.stringValue == "desc"
-      if field != "serverCreatedAt", let attr = store.attrs.forward(node.etype, field), attr.forwardIdentity.label != "id"
-      {
-        orderAttr = attr
-      }
+    if let field = options.orderLabel, field != "serverCreatedAt", let attr = store.attrs.forward(node.etype, field),
+      attr.forwardIdentity.label != "id"
+    {
+      orderAttr = attr
     }
-    let orderSym = orderAttr.flatMap { store.symbols.lookup($0.id) }
+    let sortAttr = orderAttr.map { SortAttr($0, store) }
     var rows: [(e: UInt32, v: JSValue, t: Double)] = []
     var seen = Set<UInt32>()
     for answer in run.answers where seen.insert(answer.e).inserted {
-      var v: JSValue = answer.t.isNaN ? .undefined : .number(answer.t)
-      if let orderAttr {
-        v = .undefined
-        if let a = orderSym, let first = store.slot(answer.e, a)?.first {
-          v = store.jsValue(store.records[Int(first)].v)
-        }
-        if orderAttr.isDate { v = Ordering.comparableDate(v) }
-      }
-      rows.append((answer.e, v, answer.t))
+      rows.append((answer.e, query.sortValue(answer.e, answer.t, by: sortAttr), answer.t))
     }
     let dataType = orderAttr?.checkedDataType
     let indexed = rows.indices.sorted { i, j in
@@ -107,10 +95,9 @@ final class ServerQueryRun {
     var sorted = indexed.map { rows[$0] }
 
     // Pagination.
-    let paginates = ["limit", "first", "last", "offset", "before", "after"].contains { node.option($0) != nil }
     var hasPrevious = false
     var hasNext = false
-    if paginates {
+    if options.paginates {
       let cursorAttr = orderAttr ?? store.attrs.primaryKey(node.etype)
       func position(_ row: (e: UInt32, v: JSValue, t: Double), _ cursor: JSON) -> Int {
         guard let cursorAttr else { return 0 }
@@ -134,12 +121,14 @@ final class ServerQueryRun {
         hasPrevious = hasPrevious || !sorted.isEmpty
         sorted = Array(sorted.dropFirst(offset))
       }
-      if let last = node.option("last")?.intValue {
-        if sorted.count > last { hasPrevious = true }
-        sorted = Array(sorted.suffix(last))
-      } else if let limit = (node.option("limit") ?? node.option("first"))?.intValue {
-        if sorted.count > limit { hasNext = true }
-        sorted = Array(sorted.prefix(limit))
+      if let limit = options.limit?.intValue {
+        if options.limitKey == "last" {
+          if sorted.count > limit { hasPrevious = true }
+          sorted = Array(sorted.suffix(limit))
+        } else {
+          if sorted.count > limit { hasNext = true }
+          sorted = Array(sorted.prefix(limit))
+        }
       }
       var info: JSONObject = ["has-next-page?": .bool(hasNext), "has-previous-page?": .bool(hasPrevious)]
       if let first = sorted.first, let cursorAttr { info["start-cursor"] = cursor(first.e, cursorAttr) }
@@ -200,9 +189,7 @@ enum ServerQueryValidator {
     }
   }
 
-  static func fail(_ message: String, _ path: [String]) -> InstaQLError {
-    InstaQLError(message: path.isEmpty ? message : "\(path.joined(separator: ".")): \(message)")
-  }
+  static func fail(_ message: String, _ path: [String]) -> InstaQLError { .invalidOption(path, message) }
 
   static func validate(_ form: JSON, path: [String], topLevel: Bool) throws(InstaQLError) {
     guard case let .object(o) = form else { throw fail("expected an object", path) }
@@ -215,7 +202,7 @@ enum ServerQueryValidator {
       throw fail("unknown option \(key)", path + ["$"])
     }
     var limits = 0
-    for key in ["limit", "first", "last"] {
+    for key in QueryOptions.limitKeys {
       guard let v = opts[key] else { continue }
       limits += 1
       guard let n = v.intValue, n > 0 else { throw fail("\(key) must be a positive integer", path + ["$", key]) }

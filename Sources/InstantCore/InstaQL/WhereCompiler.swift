@@ -70,9 +70,9 @@ struct WhereCompiler {
     guard let attr = fwd ?? store.attrs.reverse(etype, label) else {
       throw .attrNotFound("Could not find attr for \(etype).\(label)")
     }
-    guard attr.isRef else { throw .error("Attr \(attr.id) is not a ref") }
+    guard attr.isRef else { throw .error(.notALink(attr)) }
     guard let reverse = attr.reverseIdentity else {
-      throw .error("TypeError: attr \(attr.id) has no reverse-identity")
+      throw .error(.typeError("attr \(attr.id) has no reverse-identity", "the link \(attr.qualifiedName) has no reverse side"))
     }
     let fwdEtype = attr.forwardIdentity.etype
     let revEtype = reverse.etype
@@ -94,7 +94,7 @@ struct WhereCompiler {
   {
     var clauses: [Clause] = []
     guard let entries = JSObjects.entries(whereValue) else {
-      throw .error("TypeError: Cannot convert undefined or null to object")
+      throw .error(.typeError("Cannot convert undefined or null to object", "where is null; use an object"))
     }
     for (key, rawValue) in entries {
       var value = rawValue
@@ -188,7 +188,10 @@ struct WhereCompiler {
   func valueTerm(_ attr: Attr, _ value: JSON) throws(QueryFailure) -> ValueTerm {
     switch value {
     case .null:
-      throw .error("TypeError: Cannot read properties of null (reading 'hasOwnProperty')")
+      throw .error(
+        .typeError(
+          "Cannot read properties of null (reading 'hasOwnProperty')",
+          "\(attr.qualifiedName) is compared with null; use {\"$isNull\": true}"))
     case .string, .number, .bool:
       return .equals(store.existingKey(value).map { [$0] } ?? [])
     case .array:
@@ -205,7 +208,7 @@ struct WhereCompiler {
       }
       if let operand = o["$not"] { return .not(store.existingKey(operand)) }
       if let c = o["$comparator"], JSValue(c).isTruthy {
-        return .failing("TypeError: undefined is not a function")
+        return .failing(.typeError("undefined is not a function", "$comparator is not supported"))
       }
       var candidates: JSON? = nil
       for key in ["in", "$in"] {
@@ -224,7 +227,7 @@ struct WhereCompiler {
       case let .string(s):
         return .equals(s.unicodeScalars.compactMap { store.existingKey(.string(String($0))) })
       default:
-        return .failing("TypeError: values is not iterable")
+        return .failing(.typeError("values is not iterable", "$in on \(attr.qualifiedName) needs a list of values"))
       }
     }
   }

@@ -11,74 +11,68 @@ extension TripleStore {
   ///
   /// The batch is atomic: if a step throws, the store is left exactly as it was.
   public mutating func transact(_ steps: [JSON]) throws(StoreError) {
+    var parsed: [TxStep] = []
+    parsed.reserveCapacity(steps.count)
+    for step in steps {
+      do throws(TxStep.Malformed) { parsed.append(try TxStep(step)) } catch {
+        switch error {
+        case let .unknownOp(name): throw .unknownAction(name)
+        case .notAStep: throw .unknownAction((step.arrayValue?.first ?? step).serialized())
+        }
+      }
+    }
+    let kept = parsed.filter { passesModeCheck($0) }
     var draft = self
-    let kept = steps.filter { draft.passesModeCheck($0) }
-    var clock = draft.maxTime
+    draft.clientClock = maxTime
     for step in kept {
-      try draft.apply(step, clock: &clock)
+      try draft.apply(step)
     }
     self = draft
   }
 
-  /// Applies one step (no mode pre-filter).
-  public mutating func apply(_ step: JSON) throws(StoreError) {
-    var clock = maxTime
-    try apply(step, clock: &clock)
-  }
-
-  func passesModeCheck(_ step: JSON) -> Bool {
-    guard let parts = step.arrayValue, let action = parts.first?.stringValue,
-      action == "add-triple" || action == "deep-merge-triple"
-    else { return true }
-    let mode = parts.count > 4 ? parts[4]["mode"]?.stringValue : nil
-    guard mode == "create" || mode == "update" else { return true }
+  /// The reference's mode check, against the store as it was before the batch: the entity exists
+  /// when it has its namespace's id triple (a lookup that cannot be resolved counts as missing).
+  func passesModeCheck(_ step: TxStep) -> Bool {
+    guard let mode = step.mode else { return true }
     var exists = false
-    if parts.count > 2, let attrId = parts[2].stringValue, let attr = attrs[attrId],
-      let idAttr = attrs.primaryKey(attr.forwardIdentity.etype)
-    {
-      let eid = parts.count > 1 ? parts[1] : .null
+    if let attrId = step.attrID, let attr = attrs[attrId], let idAttr = attrs.primaryKey(attr.forwardIdentity.etype) {
+      let eid = step.entity ?? .null
       if let e = resolveEntity(eid), let a = symbols.lookup(idAttr.id) {
         // The reference resolves the id triple's value too; a lookup value that cannot be
         // resolved makes the entity count as missing.
-        if case let .array(lookup) = eid, lookup.count == 2, let la = lookup[0].stringValue,
-          symbols.lookup(la).flatMap({ aev[$0] }) != nil, resolveLookup(lookup) == nil
-        {
+        if case let .array(lookup) = eid, lookup.count == 2, isKnownLookup(lookup), resolveLookup(lookup) == nil {
           exists = false
         } else {
           exists = slot(e, a) != nil
         }
       }
     }
-    if mode == "create" && exists { return false }
-    if mode == "update" && !exists { return false }
-    return true
+    return mode.allows(entityExists: exists)
   }
 
-  mutating func apply(_ step: JSON, clock: inout Double) throws(StoreError) {
-    guard let parts = step.arrayValue, let action = parts.first?.stringValue else {
-      throw StoreError("unhandled transaction action: \(step.arrayValue?.first ?? step)")
-    }
-    let args = Array(parts.dropFirst())
-    switch action {
-    case "add-triple": addTriple(args, clock: &clock)
-    case "deep-merge-triple": try mergeTriple(args, clock: &clock)
-    case "retract-triple": retractTriple(args)
-    case "delete-entity": try deleteEntity(args.first ?? .null, etype: args.count > 1 ? args[1] : nil)
-    case "add-attr":
-      guard let attrJSON = args.first else { throw StoreError("add-attr without an attr") }
-      do throws(Attr.Invalid) { attrs.add(try Attr(json: attrJSON)) } catch { throw StoreError(error.description) }
-    case "delete-attr":
-      guard let id = args.first?.stringValue, attrs[id] != nil else { return }
+  mutating func apply(_ step: TxStep) throws(StoreError) {
+    switch step.op {
+    case .addTriple:
+      guard let (e, attr, value) = resolveTriple(step) else { return }
+      writeTriple(e, attr, key(for: value), .client)
+    case .deepMergeTriple: try mergeTriple(step)
+    case .retractTriple: retractTriple(step)
+    case .deleteEntity: try deleteEntity(step.entity ?? .null, etype: step.etype)
+    case .addAttr:
+      guard let attrJSON = step[1] else { throw .invalidAttr("add-attr without an attr") }
+      do throws(Attr.Invalid) { attrs.add(try Attr(json: attrJSON)) } catch {
+        throw .invalidAttr(error.description)
+      }
+    case .deleteAttr:
+      guard let id = step[1]?.stringValue, attrs[id] != nil else { return }
       attrs.remove(id: id)
       rebuild { $0.attr != id }
-    case "update-attr":
-      guard let partial = args.first?.objectValue, let id = partial["id"]?.stringValue, attrs[id] != nil else { return }
-      do throws(Attr.Invalid) { try attrs.update(partial) } catch { throw StoreError(error.description) }
+    case .updateAttr:
+      guard let partial = step[1]?.objectValue, let id = partial["id"]?.stringValue, attrs[id] != nil else { return }
+      do throws(Attr.Invalid) { try attrs.update(partial) } catch { throw .invalidAttr(error.description) }
       rebuild()
-    case "restore-attr", "rule-params":
+    case .restoreAttr, .ruleParams:
       return
-    default:
-      throw StoreError("unhandled transaction action: \(action)")
     }
   }
 
@@ -102,12 +96,19 @@ extension TripleStore {
     }
   }
 
-  /// Resolves a step's entity (interning a new id) and, for lookup-ref values, its value.
-  /// `nil` means the step is dropped.
-  mutating func resolveStep(_ args: [JSON]) -> (e: UInt32, a: String, v: JSON)? {
-    guard args.count >= 2 else { return nil }
+  /// Whether `[attr-id, value]` names an attr the store has values for (only such values are
+  /// read as lookups).
+  func isKnownLookup(_ lookup: [JSON]) -> Bool {
+    guard let la = lookup[0].stringValue, let a = symbols.lookup(la) else { return false }
+    return aev[a] != nil
+  }
+
+  /// A triple step's entity (interning a new id), attr and value (lookup-ref values resolved).
+  /// `nil` drops the step: an unresolvable lookup, or an attr the store does not know.
+  mutating func resolveTriple(_ step: TxStep) -> (e: UInt32, attr: Attr, v: JSON)? {
+    guard let entity = step.entity, let attrId = step.attrID else { return nil }
     let e: UInt32
-    switch args[0] {
+    switch entity {
     case let .array(lookup):
       guard let resolved = resolveLookup(lookup) else { return nil }
       e = resolved
@@ -117,97 +118,32 @@ extension TripleStore {
     default:
       return nil
     }
-    guard let a = args[1].stringValue else { return nil }
-    var v = args.count > 2 ? args[2] : .null
-    if case let .array(lookup) = v, lookup.count == 2, let la = lookup[0].stringValue,
-      symbols.lookup(la).flatMap({ aev[$0] }) != nil
-    {
+    guard let attr = attrs[attrId] else { return nil }
+    var v = step.value ?? .null
+    if case let .array(lookup) = v, lookup.count == 2, isKnownLookup(lookup) {
       guard let target = resolveLookup(lookup) else { return nil }
       v = .string(symbols[target])
     }
-    return (e, a, v)
+    return (e, attr, v)
   }
 
   // MARK: Steps
 
-  mutating func nextTime(_ clock: inout Double) -> Double {
-    clock = max(clock, maxTime, 0) + 1
-    return clock
-  }
-
-  mutating func addTriple(_ args: [JSON], clock: inout Double) {
-    guard let (e, attrId, value) = resolveStep(args), let attr = attrs[attrId] else { return }
-    let a = symbols.intern(attrId)
-    let v = key(for: value)
-    // An existing (e, a, v) keeps its time (`existing.t ?? new`), so updates do not reorder.
-    var t = Double.nan
-    if let existing = record(e, a, v) { t = records[Int(existing)].t }
-    if t.isNaN { t = nextTime(&clock) }
-    if attr.isCardinalityOne {
-      replaceSlot(e, a, with: TripleRecord(e: e, a: a, v: v, t: t))
-    } else if let existing = record(e, a, v) {
-      records[Int(existing)].t = t
-      noteTime(t)
-    } else {
-      let r = newRecord(TripleRecord(e: e, a: a, v: v, t: t))
-      appendToSlot(e, a, r)
-      aev[a, default: [:]][v, default: .empty].append(r)
-    }
-    if attr.isRef, let target = v.sym { addReverse(target, a, e) }
-  }
-
-  /// Replaces every value of (e, a) with one record, keeping the slot's position.
-  mutating func replaceSlot(_ e: UInt32, _ a: UInt32, with record: TripleRecord) {
-    if let old = slot(e, a) {
-      old.forEach { r in
-        unindexValue(r)
-        freeRecord(r)
-      }
-    }
-    let r = newRecord(record)
-    ensureEntity(e)
-    let i = Int(e)
-    if let j = eav[i]!.firstIndex(where: { $0.attr == a }) {
-      eav[i]![j].triples = .one(r)
-    } else {
-      let seq = takeSeq()
-      eav[i]!.append(AttrSlot(attr: a, seq: seq, triples: .one(r)))
-    }
-    aev[a, default: [:]][record.v, default: .empty].append(r)
-  }
-
-  mutating func mergeTriple(_ args: [JSON], clock: inout Double) throws(StoreError) {
-    guard let (e, attrId, patch) = resolveStep(args), let attr = attrs[attrId] else { return }
-    guard attr.isBlob else { throw StoreError("merge operation is not supported for links") }
-    guard let a = symbols.lookup(attrId), let list = slot(e, a), let current = list.first else { return }
+  mutating func mergeTriple(_ step: TxStep) throws(StoreError) {
+    guard let (e, attr, patch) = resolveTriple(step) else { return }
+    guard attr.isBlob else { throw .mergeIntoLink(attr) }
+    guard let a = symbols.lookup(attr.id), let current = slot(e, a)?.first else { return }
     let rec = records[Int(current)]
     let merged = JSONMerge.deepMerge(json(rec.v), patch)
-    var t = rec.t
-    if t.isNaN || t == 0 { t = nextTime(&clock) }
+    let t = rec.t.isNaN || rec.t == 0 ? nextClientTime() : rec.t
     replaceSlot(e, a, with: TripleRecord(e: e, a: a, v: key(for: merged), t: t))
   }
 
-  mutating func retractTriple(_ args: [JSON]) {
-    guard let (e, attrId, value) = resolveStep(args), let attr = attrs[attrId], let a = symbols.lookup(attrId),
-      let v = existingKey(value)
+  mutating func retractTriple(_ step: TxStep) {
+    guard let (e, attr, value) = resolveTriple(step), let a = symbols.lookup(attr.id), let v = existingKey(value)
     else { return }
-    if let r = record(e, a, v) {
-      unindexValue(r)
-      freeRecord(r)
-      let i = Int(e)
-      if let j = eav[i]!.firstIndex(where: { $0.attr == a }) { eav[i]![j].triples.remove(r) }
-    }
+    if let r = record(e, a, v) { removeRecord(r, .reference) }
     if attr.isRef, let target = v.sym { removeReverse(target, a, e) }
-  }
-
-  /// Removes the whole (e, a) slot (and its records) from eav and aev.
-  mutating func removeSlot(_ e: UInt32, _ a: UInt32) {
-    guard let slots = entitySlots(e), let j = slots.firstIndex(where: { $0.attr == a }) else { return }
-    slots[j].triples.forEach { r in
-      unindexValue(r)
-      freeRecord(r)
-    }
-    eav[Int(e)]!.remove(at: j)
   }
 
   /// `delete-entity` with the reference client's cascade rules (instaql.md §7).
@@ -219,7 +155,7 @@ extension TripleStore {
   mutating func deleteEntity(_ lookup: JSON, etype: JSON?) throws(StoreError) {
     var stack: [DeleteFrame] = [DeleteFrame(lookup: lookup, etype: etype)]
     while let top = stack.last {
-      if stack.count > Self.maxCascadeDepth { throw StoreError("Maximum call stack size exceeded") }
+      if stack.count > Self.maxCascadeDepth { throw .cascadeCycle }
       var frame = top
       let child = step(&frame)
       stack[stack.count - 1] = frame
@@ -291,11 +227,7 @@ extension TripleStore {
         f.phase = .reverse(pointers: pointers, index: index + 1)
         let attr = attrs[symbols[a]]
         if !f.etypeIsTruthy || attr == nil || f.matches(attr?.reverseIdentity?.etype) {
-          if let r = record(e, a, .sym(id)) {
-            unindexValue(r)
-            freeRecord(r)
-            if let j = eav[Int(e)]!.firstIndex(where: { $0.attr == a }) { eav[Int(e)]![j].triples.remove(r) }
-          }
+          if let r = record(e, a, .sym(id)) { removeRecord(r, .reference) }
           removeReverse(id, a, e)
         }
         if let attr, attr.onDelete == "cascade", f.matches(attr.reverseIdentity?.etype) {

@@ -32,6 +32,9 @@ public struct TripleStore: Sendable {
   var entityUUID: [UUIDBits] = []
   /// The latest creation time in the store; new triples are created after it.
   var maxTime: Double = -.infinity
+  /// The reference client's clock for optimistic triples: the newest time when a batch starts,
+  /// one tick later for each triple created (see ``nextClientTime()``).
+  var clientClock: Double = -.infinity
   /// The number of live triples.
   public private(set) var count = 0
   /// Records created and removed while a server transaction runs (see `applyServerTransaction`).
@@ -52,7 +55,7 @@ public struct TripleStore: Sendable {
     records.reserveCapacity(tripleRows.count)
     for (i, row) in tripleRows.enumerated() {
       guard let triple = Triple(json: row) else {
-        throw StoreError("triple \(i) is not [entity-id, attr-id, value, created-at?]: \(row)")
+        throw .invalidTriple(i, row)
       }
       index(triple)
     }
@@ -179,10 +182,7 @@ public struct TripleStore: Sendable {
       noteTime(t)
       return true
     }
-    let r = newRecord(TripleRecord(e: e, a: a, v: v, t: t))
-    appendToSlot(e, a, r)
-    aev[a, default: [:]][v, default: .empty].append(r)
-    if attr.isRef, let target = v.sym { addReverse(target, a, e) }
+    insertRecord(e, a, v, t: t, isRef: attr.isRef)
     return true
   }
 
@@ -274,7 +274,9 @@ public struct TripleStore: Sendable {
     let all = triples.filter(keep)
     let attrs = self.attrs
     let inference = cardinalityInference
+    let clock = clientClock
     self = TripleStore(attrs: attrs, cardinalityInference: inference)
+    clientClock = clock
     for t in all { index(t) }
   }
 }
@@ -283,10 +285,4 @@ public struct TripleStore: Sendable {
 struct ChangeJournal: Sendable {
   var created: Set<UInt32> = []
   var removed: [Triple] = []
-}
-
-/// A store operation that cannot be carried out, with the reason.
-public struct StoreError: Error, CustomStringConvertible, Equatable, Sendable {
-  public var description: String
-  public init(_ description: String) { self.description = description }
 }

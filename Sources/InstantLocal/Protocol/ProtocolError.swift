@@ -69,7 +69,7 @@ struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// A transaction InstantCore refused, with its reference type, message and hint.
   init(_ error: TransactionError) {
-    self.init(Kind(wireType: error.type), message: error.message, hint: error.hint)
+    self.init(Kind(wireType: error.wireType), message: error.message, hint: error.hint)
   }
 
   /// The socket `error` message for a failed request.

@@ -3,28 +3,27 @@ import Testing
 
 /// The server must send exactly the triples a client needs: evaluating the query on the client
 /// over only those triples gives the same answer as over the whole store.
-@Suite(.fixturesAvailable)
 struct ServerQueryTests {
   static let queries: [String] = [
-    #"{"users":{}}"#,
-    #"{"users":{"bookshelves":{"books":{}}}}"#,
-    #"{"users":{"$":{"where":{"handle":"stopa"}},"bookshelves":{}}}"#,
-    #"{"users":{"$":{"where":{"bookshelves.books.title":"The Count of Monte Cristo"}}}}"#,
-    #"{"users":{"$":{"where":{"bookshelves.name":{"$not":"2020"}}}}}"#,
-    #"{"users":{"$":{"where":{"bookshelves":{"$isNull":false}}}}}"#,
-    #"{"bookshelves":{"$":{"where":{"users":{"$isNull":true}}}}}"#,
-    #"{"bookshelves":{"$":{"where":{"users.handle":"alex"}},"books":{"$":{"where":{"title":{"$like":"%the%"}}}}}}"#,
-    #"{"users":{"$":{"where":{"or":[{"handle":"joe"},{"bookshelves.books.title":{"$ilike":"%gatsby%"}}]}}}}"#,
-    #"{"books":{"$":{"where":{"pageCount":{"$gt":300}},"fields":["title"]},"bookshelves":{"$":{"fields":["name"]}}}}"#,
-    #"{"books":{"$":{"order":{"title":"asc"},"limit":10}}}"#,
-    #"{"bookshelves":{"$":{"where":{"and":[{"books.title":{"$like":"%a%"}},{"users.email":{"$in":["stopa@instantdb.com","joe@instantdb.com"]}}]}},"users":{}}}"#,
-    #"{"users":{"bookshelves":{"$":{"where":{"name":{"$in":["2019","2020"]}},"limit":1},"books":{"$":{"fields":["title"]}}}}}"#,
-    #"{"books":{"prequel":{},"sequels":{},"next":{},"previous":{}}}"#,
+    #"{"items":{}}"#,
+    #"{"owners":{"items":{"owners":{}}}}"#,
+    #"{"owners":{"$":{"where":{"handle":"ann"}},"items":{}}}"#,
+    #"{"owners":{"$":{"where":{"items.parent.tag":"red"}}}}"#,
+    #"{"owners":{"$":{"where":{"items.tag":{"$not":"red"}}}}}"#,
+    #"{"owners":{"$":{"where":{"items":{"$isNull":false}}}}}"#,
+    #"{"items":{"$":{"where":{"owners":{"$isNull":true}}}}}"#,
+    #"{"items":{"$":{"where":{"owners.handle":"bob"}},"children":{"$":{"where":{"code":{"$like":"%a%"}}}}}}"#,
+    #"{"owners":{"$":{"where":{"or":[{"handle":"cat"},{"items.name":{"$ilike":"%z%"}}]}}}}"#,
+    #"{"items":{"$":{"where":{"num":{"$gt":0}},"fields":["name"]},"owners":{"$":{"fields":["handle"]}}}}"#,
+    #"{"items":{"$":{"order":{"num":"asc"},"limit":3}}}"#,
+    #"{"owners":{"$":{"where":{"and":[{"items.tag":{"$like":"%e%"}},{"profile.bio":{"$in":["hi","x"]}}]}},"items":{}}}"#,
+    #"{"owners":{"items":{"$":{"where":{"tag":{"$in":["red","blue"]}},"limit":1},"parent":{"$":{"fields":["name"]}}}}}"#,
+    #"{"items":{"parent":{},"children":{},"next":{},"prev":{}}}"#,
   ]
 
   @Test(arguments: queries)
   func clientAnswerFromServerTriplesMatchesFullStore(_ text: String) throws {
-    let store = try Fixture.zeneca.store()
+    let store = try TestData.store()
     let q = try JSON.parse(text)
     let full = try store.query(q)
     let served = try store.serverQuery(q)
@@ -36,45 +35,54 @@ struct ServerQueryTests {
   }
 
   @Test func paginationPageInfoDrivesTheClientWindow() throws {
-    let store = try Fixture.zeneca.store()
-    let q = try JSON.parse(#"{"books":{"$":{"order":{"serverCreatedAt":"desc"},"limit":5,"offset":5}}}"#)
+    let store = try TestData.store()
+    let q = try JSON.parse(#"{"items":{"$":{"order":{"serverCreatedAt":"desc"},"limit":2,"offset":2}}}"#)
     let served = try store.serverQuery(q)
-    let info = try #require(served.pageInfo?["books"])
+    let info = try #require(served.pageInfo?["items"])
     #expect(info["has-next-page?"] == true)
     #expect(info["has-previous-page?"] == true)
     let clientStore = TripleStore(attrs: store.attrs, triples: served.triples)
     let local = try clientStore.query(q, pageInfo: served.pageInfo)
-    #expect(local.data["books"]?.arrayValue?.count == 5)
-    // The window is the 6th to 10th newest books.
-    let all = try store.query(try JSON.parse(#"{"books":{"$":{"order":{"serverCreatedAt":"desc"}}}}"#))
-    let expected = Array(all.data["books"]!.arrayValue![5..<10]).map { $0["id"] }
-    #expect(local.data["books"]!.arrayValue!.map { $0["id"] } == expected)
+    #expect(local.data["items"]?.arrayValue?.count == 2)
+    // The window is the 3rd and 4th newest items.
+    let all = try store.query(try JSON.parse(#"{"items":{"$":{"order":{"serverCreatedAt":"desc"}}}}"#))
+    let expected = Array(all.data["items"]!.arrayValue![2..<4]).map { $0["id"] }
+    #expect(local.data["items"]!.arrayValue!.map { $0["id"] } == expected)
   }
 
   @Test func afterCursorContinuesWherePageEnded() throws {
-    let store = try Fixture.zeneca.store()
-    let first = try store.serverQuery(try JSON.parse(#"{"books":{"$":{"limit":3}}}"#))
-    let end = try #require(first.pageInfo?["books"]?["end-cursor"])
-    let next = try store.serverQuery(.object(["books": ["$": ["limit": 3, "after": end]]]))
-    let all = try store.query(try JSON.parse(#"{"books":{}}"#)).data["books"]!.arrayValue!.map { $0["id"]! }
+    let store = try TestData.store()
+    let first = try store.serverQuery(try JSON.parse(#"{"items":{"$":{"limit":2}}}"#))
+    let end = try #require(first.pageInfo?["items"]?["end-cursor"])
+    let next = try store.serverQuery(.object(["items": ["$": ["limit": 2, "after": end]]]))
+    let all = try store.query(try JSON.parse(#"{"items":{}}"#)).data["items"]!.arrayValue!.map { $0["id"]! }
     let ids = Set(next.triples.map(\.entity))
-    for id in all[3..<6] { #expect(ids.contains(id.stringValue!)) }
-    #expect(!ids.contains(all[2].stringValue!))
+    for id in all[2..<4] { #expect(ids.contains(id.stringValue!)) }
+    #expect(!ids.contains(all[1].stringValue!))
   }
 
   @Test func malformedOptionsAreValidationErrors() throws {
-    let store = try Fixture.zeneca.store()
+    let store = try TestData.store()
     for bad in [
-      #"{"users":{"$":{"limit":-1}}}"#, #"{"users":{"$":{"order":{"a":"asc","b":"desc"}}}}"#,
-      #"{"users":{"$":{"bogus":1}}}"#, #"{"users":{"bookshelves":{"$":{"offset":2}}}}"#,
+      #"{"items":{"$":{"limit":-1}}}"#, #"{"items":{"$":{"order":{"a":"asc","b":"desc"}}}}"#,
+      #"{"items":{"$":{"bogus":1}}}"#, #"{"owners":{"items":{"$":{"offset":2}}}}"#,
     ] {
-      #expect(throws: InstaQLError.self) { try store.serverQuery(try JSON.parse(bad)) }
+      let error = #expect(throws: InstaQLError.self) { try store.serverQuery(try JSON.parse(bad)) }
+      guard case .invalidOption? = error?.kind else {
+        Issue.record("\(bad): expected an invalid option, got \(String(describing: error))")
+        continue
+      }
     }
+    let error = try #require(throws: InstaQLError.self) {
+      try store.serverQuery(try JSON.parse(#"{"owners":{"items":{"$":{"offset":2}}}}"#))
+    }
+    #expect(error.kind == .invalidOption(path: "owners.items.$.offset"))
+    #expect(error.message == "owners.items.$.offset: offset is only supported on top-level namespaces")
   }
 
   @Test func unknownNamespacesAndAttrsGiveEmptyResults() throws {
-    let store = try Fixture.zeneca.store()
-    let served = try store.serverQuery(try JSON.parse(#"{"nope":{},"users":{"$":{"where":{"nosuch":1}}}}"#))
+    let store = try TestData.store()
+    let served = try store.serverQuery(try JSON.parse(#"{"nope":{},"items":{"$":{"where":{"nosuch":1}}}}"#))
     #expect(served.triples.isEmpty)
   }
 }

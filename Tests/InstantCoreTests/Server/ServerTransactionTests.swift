@@ -117,6 +117,22 @@ struct ServerTransactionTests {
     _ = try store.applyServerTransaction([update], now: 3)
   }
 
+  /// `create` puts the mode on every attribute it writes (the id triple first): the entity made by
+  /// the first step is still new for the others, so one create of several attributes succeeds.
+  @Test func createWithSeveralAttributesInOneTransaction() throws {
+    var store = try Self.schemaStore()
+    let create: JSON = [
+      ["add-triple", .string(Self.goal), .string(Self.gid), .string(Self.goal), ["mode": "create"]],
+      ["add-triple", .string(Self.goal), .string(Self.gtitle), "Run", ["mode": "create"]],
+      ["add-triple", .string(Self.goal), .string(Self.rank), 1, ["mode": "create"]],
+    ]
+    _ = try store.applyServerTransaction(create, now: 1)
+    #expect(store.values(of: Self.goal, attr: Self.gtitle) == ["Run"])
+    #expect(store.values(of: Self.goal, attr: Self.rank) == [1])
+    let again = #expect(throws: TransactionError.self) { try store.applyServerTransaction(create, now: 2) }
+    #expect(again?.message.hasPrefix("Creating entities that exist") == true)
+  }
+
   @Test func failuresChangeNothing() throws {
     var store = try Self.schemaStore()
     _ = try store.applyServerTransaction([["add-triple", .string(Self.goal), .string(Self.gtitle), "Run"]], now: 1)
@@ -144,7 +160,7 @@ struct ServerTransactionTests {
     let error = #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([["add-triple", .string(other), .string(Self.email), "a@b.com"]], now: 2)
     }
-    #expect(error?.type == "record-not-unique")
+    #expect(error?.kind == .recordNotUnique)
   }
 
   @Test func deletesCascadeBothWays() throws {
@@ -169,7 +185,7 @@ struct ServerTransactionTests {
     let clash = #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([Self.addAttr("a0000000-0000-4000-8000-0000000000aa", "goals", "title")], now: 2)
     }
-    #expect(clash?.type == "record-not-unique")
+    #expect(clash?.wireType == "record-not-unique")
     #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([Self.addAttr("a0000000-0000-4000-8000-0000000000ab", "$secret", "x")], now: 2)
     }

@@ -1,0 +1,343 @@
+struct ServerTransactionContext {
+  let now: Double
+  let systemWrite: Bool
+  var upsertedAttrs: [String] = []
+  var deletedAttrs: [String] = []
+  /// (entity, etype) pairs that did not exist before and got data in this transaction.
+  var newEntities: [(UInt32, String)] = []
+  var seenNew: Set<String> = []
+}
+
+extension TripleStore {
+  mutating func applyServerStep(_ step: TxStep, _ ctx: inout ServerTransactionContext) throws(TransactionError) {
+    switch step.op {
+    case .addAttr:
+      try serverAddAttr(step[1] ?? .null, step, &ctx)
+    case .updateAttr:
+      guard case let .object(partial)? = step[1], let id = partial["id"]?.stringValue else {
+        throw .invalid("update-attr needs an attr with an id", in: step.json)
+      }
+      guard attrs[id] != nil else {
+        throw TransactionError(
+          .recordNotFound, "Attr \(id) does not exist.", description: "update-attr: there is no attr with id \(id).")
+      }
+      do { try attrs.update(partial) } catch { throw .invalid(error.description, in: step.json) }
+      ctx.upsertedAttrs.append(id)
+      rebuildClean()
+    case .deleteAttr, .restoreAttr:
+      guard let id = step[1]?.stringValue else { throw .invalid("\(step.op.rawValue) needs an attr id", in: step.json) }
+      if step.op == .deleteAttr, attrs[id] != nil {
+        if let a = symbols.lookup(id) {
+          for r in (aev[a] ?? [:]).values.flatMap({ $0.array }) { removeRecord(r, .clean) }
+        }
+        attrs.remove(id: id)
+        ctx.deletedAttrs.append(id)
+      }
+    case .ruleParams:
+      return
+    case .addTriple, .deepMergeTriple:
+      try serverWrite(step, &ctx)
+    case .retractTriple:
+      guard step.isCompleteTriple else { throw .invalid("retract-triple needs [e, a, v]", in: step.json) }
+      let attr = try serverAttr(step[2]!, step)
+      guard let e = try serverEntity(step.entity!, create: false, step, &ctx) else { return }
+      let value = try serverValue(attr, step.value!, step)
+      if let a = symbols.lookup(attr.id), let v = existingKey(value), let r = record(e, a, v) {
+        removeRecord(r, .clean)
+      }
+    case .deleteEntity:
+      guard let entity = step.entity else { throw .invalid("delete-entity needs an entity", in: step.json) }
+      guard let e = try serverEntity(entity, create: false, step, &ctx) else { return }
+      let etype = step.etype?.stringValue
+      if let etype, ServerSteps.systemEtypes.contains(etype), !ctx.systemWrite, etype != "$users" {
+        throw TransactionError(.permissionDenied, "Permission denied: cannot delete \(etype) entities.")
+      }
+      serverDeleteEntity(e, etype: etype)
+    }
+  }
+
+  // MARK: Attrs
+
+  mutating func serverAddAttr(_ value: JSON, _ step: TxStep, _ ctx: inout ServerTransactionContext)
+    throws(TransactionError)
+  {
+    guard case var .object(o) = value else { throw .invalid("add-attr needs an attr object", in: step.json) }
+    o.removeValue(forKey: "isUnsynced")
+    let attr: Attr
+    do { attr = try Attr(json: o) } catch { throw .invalid(error.description, in: step.json) }
+    guard attr.isRef || attr.isBlob else { throw .invalid("value-type must be blob or ref", in: step.json) }
+    guard attr.cardinality == "one" || attr.cardinality == "many" else {
+      throw .invalid("cardinality must be one or many", in: step.json)
+    }
+    if attr.isRef && attr.reverseIdentity == nil { throw .invalid("a ref attr needs a reverse-identity", in: step.json) }
+    let etype = attr.forwardIdentity.etype
+    if etype.hasPrefix("$") && !ServerSteps.systemEtypes.contains(etype) && !ctx.systemWrite {
+      throw .invalid("The $ keyword is reserved for system namespaces: \(etype)", in: step.json)
+    }
+    if let existing = attrs[attr.id] {
+      if Self.sameAttr(existing, attr) { return }
+      throw TransactionError(
+        .recordNotUnique, "The attribute with id \(attr.id) conflicts with an existing attribute with id \(attr.id).",
+        description: "add-attr \(attr.qualifiedName): an attr with id \(attr.id) exists with different properties.")
+    }
+    let f = attr.forwardIdentity
+    if let other = attrs.forward(f.etype, f.label) ?? attrs.reverse(f.etype, f.label) {
+      throw TransactionError(
+        .recordNotUnique, "Another attribute for \(f.etype).\(f.label) exists with different properties.",
+        hint: ["record-type": "attr", "args": .array([.string(other.id)])])
+    }
+    if let r = attr.reverseIdentity, let other = attrs.forward(r.etype, r.label) ?? attrs.reverse(r.etype, r.label) {
+      throw TransactionError(
+        .recordNotUnique, "Another attribute for \(r.etype).\(r.label) exists with different properties.",
+        hint: ["record-type": "attr", "args": .array([.string(other.id)])])
+    }
+    var stored = o
+    if stored["required?"] == nil { stored["required?"] = false }
+    if stored["catalog"] == nil { stored["catalog"] = "user" }
+    do { attrs.add(try Attr(json: stored)) } catch { throw .invalid(error.description, in: step.json) }
+    ctx.upsertedAttrs.append(attr.id)
+  }
+
+  static func sameAttr(_ a: Attr, _ b: Attr) -> Bool {
+    a.forwardIdentity == b.forwardIdentity && a.reverseIdentity == b.reverseIdentity && a.valueType == b.valueType
+      && a.cardinality == b.cardinality && a.isUnique == b.isUnique && a.isIndexed == b.isIndexed
+      && a.checkedDataType == b.checkedDataType
+  }
+
+  func serverAttr(_ value: JSON, _ step: TxStep) throws(TransactionError) -> Attr {
+    guard let id = value.stringValue else { throw .invalid("attr id must be a string", in: step.json) }
+    guard let attr = attrs[id] else {
+      throw .invalid("attr \(id) does not exist; create it with add-attr first", in: step.json)
+    }
+    return attr
+  }
+
+  // MARK: Entities and values
+
+  /// The entity in a step's entity position. A UUID names it; a lookup `[attr-id, value]` finds
+  /// the entity with that unique value, or (when `create`) makes one and writes the lookup triple.
+  mutating func serverEntity(_ value: JSON, create: Bool, _ step: TxStep, _ ctx: inout ServerTransactionContext)
+    throws(TransactionError) -> UInt32?
+  {
+    switch value {
+    case let .string(s):
+      guard ServerSteps.isUUID(s) else {
+        throw .invalid(
+          "Invalid entity ID '\(s)'. Entity IDs must be UUIDs. Use id() or lookup() to generate a valid UUID.",
+          in: step.json)
+      }
+      return symbols.intern(s)
+    case let .array(pair) where pair.count == 2:
+      let attr = try serverAttr(pair[0], step)
+      guard attr.isUnique || attr.forwardIdentity.label == "id" else {
+        throw .invalid("lookup attr \(attr.qualifiedName) is not unique", in: step.json)
+      }
+      let lookupValue = pair[1]
+      if let a = symbols.lookup(attr.id), let key = existingKey(lookupValue), let r = aev[a]?[key]?.first {
+        return records[Int(r)].e
+      }
+      guard create else { return nil }
+      let id: String
+      if attr.forwardIdentity.label == "id" {
+        guard case let .string(s) = lookupValue, ServerSteps.isUUID(s) else {
+          throw .invalid("a lookup on id needs a UUID value", in: step.json)
+        }
+        id = s
+      } else {
+        id = InstantID.make()
+      }
+      let e = symbols.intern(id)
+      try serverPut(e, attr, lookupValue, step, &ctx)
+      return e
+    default:
+      throw .invalid(
+        "Invalid entity ID '\(value.serialized())'. Entity IDs must be UUIDs. Use id() or lookup() to generate a valid UUID.",
+        in: step.json)
+    }
+  }
+
+  /// A step's value: for ref attrs an entity id or a value lookup `[attr-id, value]`.
+  func serverValue(_ attr: Attr, _ value: JSON, _ step: TxStep) throws(TransactionError) -> JSON {
+    guard attr.isRef || attr.forwardIdentity.label == "id" else { return value }
+    switch value {
+    case let .string(s):
+      guard ServerSteps.isUUID(s) else { throw .invalid("Invalid entity ID '\(s)' as a link target.", in: step.json) }
+      return value
+    case let .array(pair) where pair.count == 2:
+      let lookupAttr = try serverAttr(pair[0], step)
+      if attr.isRef, let revEtype = attr.reverseIdentity?.etype, lookupAttr.forwardIdentity.etype != revEtype {
+        throw .invalid("lookup attr must belong to \(revEtype)", in: step.json)
+      }
+      guard let a = symbols.lookup(lookupAttr.id), let key = existingKey(pair[1]), let r = aev[a]?[key]?.first else {
+        throw TransactionError(
+          .recordNotFound, "Could not find the entity for lookup \(value.serialized()).",
+          hint: ["record-type": "lookup", "args": value])
+      }
+      return .string(symbols[records[Int(r)].e])
+    default:
+      throw .invalid("Invalid link target \(value.serialized()).", in: step.json)
+    }
+  }
+
+  func entityExists(_ e: UInt32, etype: String) -> Bool {
+    guard let slots = entitySlots(e) else { return false }
+    for slot in slots where !slot.triples.isEmpty {
+      if attrs[symbols[slot.attr]]?.forwardIdentity.etype == etype { return true }
+    }
+    return false
+  }
+
+  mutating func serverWrite(_ step: TxStep, _ ctx: inout ServerTransactionContext) throws(TransactionError) {
+    guard step.isCompleteTriple, let entityValue = step.entity, let rawValue = step.value else {
+      throw .invalid("\(step.op.rawValue) needs [e, a, v]", in: step.json)
+    }
+    let attr = try serverAttr(step[2]!, step)
+    let etype = attr.forwardIdentity.etype
+    if !ctx.systemWrite, etype == "$users" || etype == "$files" {
+      let label = attr.forwardIdentity.label
+      if ["id", "email", "type", "path", "url", "size", "location-id"].contains(label) {
+        throw TransactionError(
+          .permissionDenied, "Permission denied: \(attr.qualifiedName) can only be written by the server.")
+      }
+    }
+    let merge = step.op == .deepMergeTriple
+    if merge && !attr.isBlob { throw .invalid("merge operation is not supported for links", in: step.json) }
+    if let mode = step.mode {
+      var existed = false
+      if case let .array(pair) = entityValue, pair.count == 2,
+        let a = pair[0].stringValue.flatMap({ symbols.lookup($0) }), let key = existingKey(pair[1]),
+        let r = aev[a]?[key]?.first
+      {
+        let e = records[Int(r)].e
+        existed = entityExists(e, etype: etype) && !ctx.seenNew.contains(symbols[e] + "\u{0}" + etype)
+      } else if case let .string(s) = entityValue, let e = symbols.lookup(s.lowercased()) {
+        // An entity this transaction created counts as new: `create` writes every attribute with
+        // the mode, and the modes are checked against the store as it was before the transaction.
+        existed = entityExists(e, etype: etype) && !ctx.seenNew.contains(symbols[e] + "\u{0}" + etype)
+      }
+      if !mode.allows(entityExists: existed) {
+        let hint: JSON = ["record-type": "entity", "etype": .string(etype)]
+        switch mode {
+        case .create:
+          throw TransactionError(.recordNotUnique, "Creating entities that exist: \(entityValue.serialized())", hint: hint)
+        case .update:
+          throw TransactionError(
+            .recordNotFound, "Updating entities that don't exist: \(entityValue.serialized())", hint: hint)
+        }
+      }
+    }
+    guard let e = try serverEntity(entityValue, create: true, step, &ctx) else { return }
+    var value = try serverValue(attr, rawValue, step)
+    if merge {
+      let current = symbols.lookup(attr.id).flatMap { slot(e, $0)?.first }.map { json(records[Int($0)].v) }
+      value = JSONMerge.deepMerge(current ?? .null, value)
+    }
+    try serverPut(e, attr, value, step, &ctx)
+  }
+
+  /// Writes (e, attr, value) with server rules.
+  mutating func serverPut(
+    _ e: UInt32, _ attr: Attr, _ value: JSON, _ step: TxStep, _ ctx: inout ServerTransactionContext
+  ) throws(TransactionError) {
+    try Self.checkType(attr, value, step)
+    let etype = attr.forwardIdentity.etype
+    if !entityExists(e, etype: etype) {
+      let key = symbols[e] + "\u{0}" + etype
+      if ctx.seenNew.insert(key).inserted { ctx.newEntities.append((e, etype)) }
+    }
+    let v = key(for: value)
+    if attr.isUnique, value != .null, let a = symbols.lookup(attr.id), let owners = aev[a]?[v] {
+      var other = false
+      owners.forEach { if records[Int($0)].e != e { other = true } }
+      if other {
+        throw TransactionError(
+          .recordNotUnique, "Record not unique: \(attr.qualifiedName) = \(value.serialized())",
+          hint: ["record-type": "triple", "attr": .string(attr.id), "value": value])
+      }
+    }
+    writeTriple(e, attr, v, .server(now: ctx.now))
+  }
+
+  static func checkType(_ attr: Attr, _ value: JSON, _ step: TxStep) throws(TransactionError) {
+    guard let type = attr.checkedDataType, value != .null else { return }
+    let ok: Bool
+    switch type {
+    case "string": ok = value.stringValue != nil
+    case "number": ok = value.numberValue != nil
+    case "boolean": ok = value.boolValue != nil
+    case "date":
+      switch value {
+      case let .number(n): ok = n.isFinite
+      case let .string(s): ok = !JSDate.parse(s).isNaN
+      default: ok = false
+      }
+    default: ok = true
+    }
+    if !ok {
+      throw .invalid(
+        "Invalid value type for \(attr.qualifiedName). Value must be a \(type) but the provided value type is \(value.serialized()).",
+        in: step.json)
+    }
+  }
+
+  /// `delete-entity` as the server does it: the entity's triples in `etype` (all when `nil`) and the
+  /// links pointing at it, then cascades.
+  mutating func serverDeleteEntity(_ start: UInt32, etype startEtype: String?) {
+    var work: [(UInt32, String?)] = [(start, startEtype)]
+    var visited = Set<String>()
+    while let (e, etype) = work.popLast() {
+      guard visited.insert(symbols[e] + "\u{0}" + (etype ?? "")).inserted else { continue }
+      for slot in entitySlots(e) ?? [] {
+        guard let attr = attrs[symbols[slot.attr]] else { continue }
+        guard etype == nil || attr.forwardIdentity.etype == etype else { continue }
+        for r in slot.triples.array {
+          if attr.isRef, attr.onDeleteReverse == "cascade", let target = records[Int(r)].v.sym {
+            work.append((target, attr.reverseIdentity?.etype))
+          }
+          removeRecord(r, .clean)
+        }
+      }
+      for slot in vae[e] ?? [] {
+        guard let attr = attrs[symbols[slot.attr]] else { continue }
+        guard etype == nil || attr.reverseIdentity?.etype == etype else { continue }
+        for source in slot.sources.array {
+          if let r = record(source, slot.attr, .sym(e)) { removeRecord(r, .clean) }
+          if attr.onDelete == "cascade" { work.append((source, attr.forwardIdentity.etype)) }
+        }
+      }
+    }
+  }
+
+  /// The reference writes explicit `null`s for the indexed blob attrs a new entity does not set.
+  mutating func writeNullsForNewEntities(_ ctx: inout ServerTransactionContext) throws(TransactionError) {
+    for (e, etype) in ctx.newEntities where entityExists(e, etype: etype) {
+      for (_, attr) in attrs.blobAttrs(etype) ?? [:] where attr.isIndexed && attr.forwardIdentity.label != "id" {
+        let a = symbols.intern(attr.id)
+        if slot(e, a) == nil || slot(e, a)!.isEmpty {
+          insertRecord(e, a, .null, t: ctx.now, isRef: false)
+        }
+      }
+    }
+  }
+
+  /// Rebuilds indexes from live triples without the client's stale entries.
+  mutating func rebuildClean() {
+    guard var saved = journal else {
+      rebuild()
+      return
+    }
+    // Record indices change in a rebuild: carry the journal across by triple.
+    let created = saved.created.map { triple(at: $0) }
+    journal = nil
+    rebuild()
+    saved.created = []
+    for t in created {
+      if let e = symbols.lookup(t.entity), let a = symbols.lookup(t.attr), let v = existingKey(t.value),
+        let r = record(e, a, v)
+      {
+        saved.created.insert(r)
+      }
+    }
+    journal = saved
+  }
+}

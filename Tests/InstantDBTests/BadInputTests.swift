@@ -103,6 +103,58 @@ struct ClientBadInputTests {
     }
   }
 
+  @Test("After a reconnect: init, the live queries with their original ids, then unacknowledged writes in order")
+  func resendOrder() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      defer { Task { await a.shutdown() } }
+      let watch = Watcher(a.subscribe(["todos": [:]]))
+      try await watch.next { !$0.isFromCache }
+      await a.setNetworkAvailable(false)
+      try await waitUntil("A goes offline") { await a.status == .closed }
+      let first = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "1"]))
+      let second = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "2"]))
+      let before = transport.sent.count
+      await a.setNetworkAvailable(true)
+      try await second.synced()
+
+      let frames = try transport.sent[before...].map { try JSON.parse($0) }
+      let ops = frames.compactMap { $0["op"]?.stringValue }
+      #expect(Array(ops.prefix(4)) == ["init", "add-query", "transact", "transact"])
+      let originalAddQuery = try transport.sent[..<before].map { try JSON.parse($0) }.first { $0["op"] == "add-query" }
+      #expect(frames[1]["client-event-id"] == originalAddQuery?["client-event-id"], "re-sent with its original id")
+      #expect(frames[2]["client-event-id"] == .string(first.id))
+      #expect(frames[3]["client-event-id"] == .string(second.id))
+      #expect(frames[2]["order"] == 1 && frames[3]["order"] == 2)
+    }
+  }
+
+  @Test("remove-query when the last subscriber leaves, one add-query however many subscribe")
+  func addAndRemoveQuery() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      defer { Task { await a.shutdown() } }
+      let query: JSON = ["todos": ["$": ["where": ["done": false], "order": ["serverCreatedAt": "asc"]]]]
+      let one = Watcher(a.subscribe(query))
+      // The same query with its keys in another order is the same query.
+      let two = Watcher(a.subscribe(["todos": ["$": ["order": ["serverCreatedAt": "asc"], "where": ["done": false]]]]))
+      try await one.next { !$0.isFromCache }
+      try await two.next { !$0.isFromCache }
+      one.stop()
+      try await Task.sleep(for: .milliseconds(100))
+      #expect(!transport.sent.contains { $0.contains("remove-query") })
+      two.stop()
+      try await waitUntil("remove-query is sent") { transport.sent.contains { $0.contains("remove-query") } }
+      let frames = try transport.sent.map { try JSON.parse($0) }
+      #expect(frames.filter { $0["op"] == "add-query" }.count == 1)
+      let remove = try #require(frames.first { $0["op"] == "remove-query" })
+      #expect(Set(remove.objectValue!.keys) == ["op", "client-event-id", "q"])
+      #expect(remove["q"] == query)
+    }
+  }
+
   static func isLowerUUID(_ s: String) -> Bool {
     UUID(uuidString: s) != nil && s == s.lowercased()
   }

@@ -122,7 +122,18 @@ extension Reactor {
         notifyPendingWatchers()
         return
       }
-      reject(at: i, InstantClientError(serverError: message, kind: .transactionRejected))
+      let error = InstantClientError(serverError: message, kind: .transactionRejected)
+      if Self.isAttrConflict(error), attrConflictRetries[eventID, default: 0] < 3 {
+        // Another client created one of this write's attributes first, under another id. The
+        // write is fine once its attr ids are the server's: reconnect, so that `init-ok` brings the
+        // attrs, the queue is rewritten (AttrRewriter) and re-sent in order.
+        attrConflictRetries[eventID, default: 0] += 1
+        logger.info("a write raced another client creating the same attribute; retrying with the server's attrs")
+        mutations[i].sentOnThisSocket = false
+        Task { await self.reconnectNow() }
+        return
+      }
+      reject(at: i, error)
       return
     }
     if original?["op"]?.stringValue == "add-query", let q = original?["q"] {
@@ -140,6 +151,13 @@ extension Reactor {
       return
     }
     logger.error("server error: \(message["message"]?.stringValue ?? "?") (\(message["type"]?.stringValue ?? "?"))")
+  }
+
+  /// The server refused an `add-attr` because the same attribute exists with another id.
+  static func isAttrConflict(_ error: InstantClientError) -> Bool {
+    guard error.serverType == "record-not-unique" else { return false }
+    return error.hint?["record-type"] == "attr" || error.message.hasPrefix("Another attribute for")
+      || error.message.hasPrefix("The attribute with id")
   }
 
   private func setAppStatus(_ raw: String) {

@@ -13,8 +13,11 @@ extension Reactor {
     }
     let steps: [JSON]
     do {
+      // Whether an update is strict (`mode: update`) depends on whether this device has seen the
+      // entity: asked of the stores with pending writes applied, so an update after a local
+      // delete is an upsert (the user's intent), not a strict update the server will refuse.
       let instaml = InstaML(
-        attrs: optimisticAttrs(), stores: queries.values.compactMap(\.base), schema: config.schema)
+        attrs: optimisticAttrs(), stores: queries.values.compactMap(\.overlay), schema: config.schema)
       steps = try instaml.transform(ops)
     } catch {
       throw InstantClientError(.invalidOps, error.description)
@@ -80,6 +83,7 @@ extension Reactor {
   /// Records how a write ended and wakes those waiting for it.
   func finish(_ id: String, _ outcome: Result<Int, InstantClientError>) {
     outcomes[id] = outcome
+    attrConflictRetries[id] = nil
     outcomeOrder.append(id)
     if outcomeOrder.count > 1_000 { outcomes[outcomeOrder.removeFirst()] = nil }
     for waiter in syncWaiters.removeValue(forKey: id) ?? [] { waiter.resume(with: outcome.mapError { $0 }) }

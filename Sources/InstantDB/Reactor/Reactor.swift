@@ -47,6 +47,8 @@ actor Reactor {
   var outcomes: [String: Result<Int, InstantClientError>] = [:]
   var outcomeOrder: [String] = []
   var syncWaiters: [String: [CheckedContinuation<Int, any Error>]] = [:]
+  /// How often each write was retried after an attribute race (bounded).
+  var attrConflictRetries: [String: Int] = [:]
   var pendingWatchers: [UUID: AsyncStream<[PendingWrite]>.Continuation] = [:]
   var rejectionWatchers: [UUID: AsyncStream<RejectedWrite>.Continuation] = [:]
   let cacheWrites: AsyncStream<(String, ClientStorage.CachedQuery)>.Continuation

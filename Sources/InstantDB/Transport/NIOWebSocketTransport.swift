@@ -11,10 +11,13 @@ import WSClient
 public struct NIOWebSocketTransport: WebSocketTransport {
   public var pingInterval: Duration
   public var maxFrameSize: Int
+  /// How long the TCP connect and the WebSocket handshake may take.
+  public var connectTimeout: Duration
 
-  public init(pingInterval: Duration = .seconds(10), maxFrameSize: Int = 1 << 26) {
+  public init(pingInterval: Duration = .seconds(10), maxFrameSize: Int = 1 << 26, connectTimeout: Duration = .seconds(10)) {
     self.pingInterval = pingInterval
     self.maxFrameSize = maxFrameSize
+    self.connectTimeout = connectTimeout
   }
 
   public func connect(to url: URL) async throws -> any WebSocketConnection {
@@ -47,9 +50,16 @@ public struct NIOWebSocketTransport: WebSocketTransport {
         inbound.finish(throwing: error)
       }
     }
-    if let error = await opened.wait() {
+    let timeout = connectTimeout
+    let timer = Task {
+      try await Task.sleep(for: timeout)
+      opened.resolve(WebSocketTransportError("no WebSocket handshake with \(url) within \(timeout)"))
+    }
+    let failure = await opened.wait()
+    timer.cancel()
+    if let failure {
       task.cancel()
-      throw error
+      throw failure
     }
     return Connection(messages: messages, outbound: outbound, task: task)
   }
@@ -61,9 +71,16 @@ public struct NIOWebSocketTransport: WebSocketTransport {
 
     func send(_ text: String) { outbound.yield(text) }
 
+    /// Sends a close frame and waits (at most two seconds) for the socket to finish.
     func close() async {
       outbound.finish()
+      let task = self.task
+      let deadline = Task {
+        try await Task.sleep(for: .seconds(2))
+        task.cancel()
+      }
       await task.value
+      deadline.cancel()
     }
   }
 }

@@ -113,3 +113,22 @@ func temporaryDirectory() -> URL {
   try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }
+
+/// Collects what an async sequence yields, in the background.
+final class Watching<Element: Sendable>: Sendable {
+  private let collected = Locked<[Element]>([])
+  private let reader: Task<Void, Never>
+
+  init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
+    let collected = self.collected
+    reader = Task {
+      do {
+        for try await element in sequence { collected.withLock { $0.append(element) } }
+      } catch {}
+    }
+  }
+
+  deinit { reader.cancel() }
+
+  var values: [Element] { collected.withLock { $0 } }
+}

@@ -70,7 +70,8 @@ import Testing
   }
 
   @Test("a case that fails is reported in place, exit status 0") func failingCase() throws {
-    let input = #"[{"dataset":"zeneca","query":{"users":{"$":{"where":{"handle":null}}}}},{"dataset":"nowhere-\#(UUID())","query":{}},{"dataset":"zeneca","query":{"moopy":{}}}]"#
+    let input = #"[{"dataset":"zeneca","query":{"users":{"$":{"where":{"handle":null}}}}},"#
+      + #"{"dataset":"nowhere-\#(UUID())","query":{}},{"dataset":"zeneca","query":{"moopy":{}}}]"#
     let output = try Self.run(stdin: Data(input.utf8))
     #expect(output.status == 0, "stderr: \(output.stderr)")
     let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)

@@ -4,140 +4,31 @@ import InstantCore
 /// The reference client's tests (`instaql.test.ts`, listed in instaql.md §11) on the shared fixtures;
 /// expected values are the reference client's own answers (exact order).
 @Suite("zeneca: links, store writes, paging, ordering, fields (instaql.test.ts 22–53)", .fixturesAvailable) struct ZenecaLinksAndPagingTests {
-  static let transactions1 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-000000000001","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-000000000001",{"mode":"create"}],
-      ["add-triple","99999999-0000-4000-8000-000000000001","20b65ea3-faad-4e80-863e-87468ff7792f","e@mail",{"mode":"create"}],
-      ["add-triple","99999999-0000-4000-8000-000000000001","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","handle",{"mode":"create"}]
-    ],
-    [
-      ["add-triple","99999999-0000-4000-8000-000000000001","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-000000000001",{"mode":"update"}],
-      ["add-triple","99999999-0000-4000-8000-000000000001","20b65ea3-faad-4e80-863e-87468ff7792f","e@mail 2",{"mode":"update"}],
-      ["add-triple","99999999-0000-4000-8000-000000000001","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","Full Name",{"mode":"update"}]
-    ]
-  ]
-  """#
-
-  static let transactions2 = #"""
-  [
-    [
-      ["add-attr",{"id":"aa000000-0000-4000-8000-000000000001","forward-identity":["fa000000-0000-4000-8000-000000000001","users","jsonField"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"aa000000-0000-4000-8000-000000000002","forward-identity":["fa000000-0000-4000-8000-000000000002","users","otherJsonField"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","5a4f5a6d-ba83-4bf0-ae78-27a863300224","a55a5231-5c4d-4033-b859-7790c45c22d5"],
-      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","aa000000-0000-4000-8000-000000000001",{"hello":"world"}],
-      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","aa000000-0000-4000-8000-000000000002",{"world":"hello","list":[1,{"a":null}]}]
-    ]
-  ]
-  """#
-
-  static let transactions3 = #"""
-  [
-    [
-      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"],"5a4f5a6d-ba83-4bf0-ae78-27a863300224",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"]],
-      ["add-triple",["6a089759-2a2f-4898-9bb8-a7bc9f6f791a","nicolegf"],"2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]
-    ]
-  ]
-  """#
-
-  static let transactions4 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-0000000000b0","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000b0"],
-      ["add-triple","99999999-0000-4000-8000-0000000000b0","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","bob"],
-      ["add-triple","99999999-0000-4000-8000-0000000000b0","20b65ea3-faad-4e80-863e-87468ff7792f","bob@instantdb.com"],
-      ["add-triple","99999999-0000-4000-8000-0000000000b0","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","bob"],
-      ["add-triple","99999999-0000-4000-8000-0000000000b0","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]
-    ]
-  ]
-  """#
-
-  static let transactions5 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-0000000000c0","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000c0"],
-      ["add-triple","99999999-0000-4000-8000-0000000000c0","6aa0c9c1-24f3-469d-9f73-e7c2d058f16b","New User"],
-      ["add-triple","99999999-0000-4000-8000-0000000000c0","20b65ea3-faad-4e80-863e-87468ff7792f","new@instantdb.com"],
-      ["add-triple","99999999-0000-4000-8000-0000000000c0","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","newuser"],
-      ["add-triple","99999999-0000-4000-8000-0000000000c0","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2025-09-05 18:53:07.993689"]
-    ]
-  ]
-  """#
-
-  static let transactions6 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-0000000000d1","6eebf15a-ed3c-4442-8869-a44a7c85a1be","99999999-0000-4000-8000-0000000000d1"],
-      ["add-triple","99999999-0000-4000-8000-0000000000d1","ed11294d-cd7d-4f3d-8918-4806c80b8a43",null],
-      ["add-triple","99999999-0000-4000-8000-0000000000d2","6eebf15a-ed3c-4442-8869-a44a7c85a1be","99999999-0000-4000-8000-0000000000d2"],
-      ["add-triple","99999999-0000-4000-8000-0000000000d2","d8b6b232-d081-412b-8a5e-1a43c0b2f7fc",20]
-    ]
-  ]
-  """#
-
-  static let transactions7 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-0000000000e1","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000e1"],
-      ["add-triple","99999999-0000-4000-8000-0000000000e1","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","dww"]
-    ]
-  ]
-  """#
-
-  static let transactions8 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-0000000000e1","5a4f5a6d-ba83-4bf0-ae78-27a863300224","99999999-0000-4000-8000-0000000000e1"],
-      ["add-triple","99999999-0000-4000-8000-0000000000e1","6a089759-2a2f-4898-9bb8-a7bc9f6f791a","dww"]
-    ],
-    [
-      ["add-triple",["ed11294d-cd7d-4f3d-8918-4806c80b8a43","The Count of Monte Cristo"],"ed11294d-cd7d-4f3d-8918-4806c80b8a43",null]
-    ]
-  ]
-  """#
-
-  static let transactions9 = #"""
-  [
-    [
-      ["add-triple","99999999-0000-4000-8000-0000000000f1","1fcc2b72-02be-405b-918c-8e441f75dcab","99999999-0000-4000-8000-0000000000f1"],
-      ["add-triple","99999999-0000-4000-8000-0000000000f1","820a827c-5ddf-4452-8263-dac7e6a53e56","Lonely shelf"]
-    ]
-  ]
-  """#
-
-  static let transactions10 = #"""
-  [
-    [
-      ["add-attr",{"id":"00000000-0000-4000-8000-0000000f4241","forward-identity":["00000000-0000-4000-8000-0000000f4242","not_users","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false,"isUnsynced":true}],
-      ["add-attr",{"id":"00000000-0000-4000-8000-0000000f4243","forward-identity":["00000000-0000-4000-8000-0000000f4244","not_users","email"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"isUnsynced":true}],
-      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4241","a55a5231-5c4d-4033-b859-7790c45c22d5"],
-      ["add-triple","a55a5231-5c4d-4033-b859-7790c45c22d5","00000000-0000-4000-8000-0000000f4243","this-should-not-change-users-stopa@gmail.com"]
-    ]
-  ]
-  """#
-
   @Test("22. forward association") func getAssociation() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"fields":["name"]}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Nonfiction","id":"8164fb78-6fa3-4aab-8b92-80e706bae93a"},{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d"}]}]}}"#)
+    try expectFixtureResult(
+      .zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"fields":["name"]}}}}"#, Self.alexWithShelfNames)
   }
 
   @Test("23. reverse association") func getReverseAssociation() throws {
-    try expectFixtureResult(.zeneca, #"{"bookshelves":{"$":{"where":{"name":"Short Stories"},"fields":["name"]},"users":{"$":{"fields":["handle"]}}}}"#, #"{"data":{"bookshelves":[{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d","users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824"}]}]}}"#)
+    try expectFixtureResult(
+      .zeneca, #"{"bookshelves":{"$":{"where":{"name":"Short Stories"},"fields":["name"]},"users":{"$":{"fields":["handle"]}}}}"#,
+      Self.shortStoriesWithAlex)
   }
 
   @Test("24. deep association, default order in each shelf") func getDeepAssociation() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"fields":["name"]},"books":{"$":{"fields":["title"]}}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Nonfiction","id":"8164fb78-6fa3-4aab-8b92-80e706bae93a","books":[{"title":"\"Surely You're Joking, Mr. Feynman!\": Adventures of a Curious Character","id":"d03ff2fe-e2fa-43e2-9e23-f32cda10bff4"},{"title":"\"What Do You Care What Other People Think?\": Further Adventures of a Curious Character","id":"ba9480de-a269-4c76-aa72-6f10047d36a2"},{"title":"The Spy and the Traitor","id":"71b8e5ca-2807-4e15-9efb-a4acb93a1d9a"},{"title":"Antifragile","id":"5d9582ea-eb26-430b-b6aa-68453ed10207"},{"title":"Atomic Habits","id":"5a0ec232-cc06-4947-8e9a-4363decbe8d2"},{"title":"Catch and Kill","id":"20a462ac-2675-4d67-8ec0-eabcc73a290e"}]},{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d","books":[{"title":"The Paper Menagerie and Other Stories","id":"9f95697d-9aaa-41e7-8eda-79325a19e5e9"},{"title":"Stories of Your Life and Others","id":"8da5ecf7-e65b-4640-b08e-33a0adc2b25e"},{"title":"Aesop's Fables","id":"1b693784-0308-44fe-a632-6ef8cfbb18e1"}]}]}]}}"#)
+    try expectFixtureResult(.zeneca, Self.alexShelvesAndBooksQuery, Self.alexWithShelvesAndBooks)
   }
 
   @Test("25. a child where filters only the children") func nestedWheres() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"where":{"name":"Short Stories"},"fields":["name"]},"books":{"$":{"fields":["title"]}}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d","books":[{"title":"The Paper Menagerie and Other Stories","id":"9f95697d-9aaa-41e7-8eda-79325a19e5e9"},{"title":"Stories of Your Life and Others","id":"8da5ecf7-e65b-4640-b08e-33a0adc2b25e"},{"title":"Aesop's Fables","id":"1b693784-0308-44fe-a632-6ef8cfbb18e1"}]}]}]}}"#)
+    try expectFixtureResult(.zeneca, Self.alexShortStoriesShelfWithBooksQuery, Self.alexWithShortStoriesBooks)
   }
 
   @Test("26. child where with or") func nestedWheresOr() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"where":{"or":[{"name":"Short Stories"}]},"fields":["name"]},"books":{"$":{"fields":["title"]}}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d","books":[{"title":"The Paper Menagerie and Other Stories","id":"9f95697d-9aaa-41e7-8eda-79325a19e5e9"},{"title":"Stories of Your Life and Others","id":"8da5ecf7-e65b-4640-b08e-33a0adc2b25e"},{"title":"Aesop's Fables","id":"1b693784-0308-44fe-a632-6ef8cfbb18e1"}]}]}]}}"#)
+    try expectFixtureResult(.zeneca, Self.alexShortStoriesShelfViaOrQuery, Self.alexWithShortStoriesBooks)
   }
 
   @Test("27. child where with and") func nestedWheresAnd() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"where":{"and":[{"name":"Short Stories"},{"order":0}]},"fields":["name"]},"books":{"$":{"fields":["title"]}}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d","books":[{"title":"The Paper Menagerie and Other Stories","id":"9f95697d-9aaa-41e7-8eda-79325a19e5e9"},{"title":"Stories of Your Life and Others","id":"8da5ecf7-e65b-4640-b08e-33a0adc2b25e"},{"title":"Aesop's Fables","id":"1b693784-0308-44fe-a632-6ef8cfbb18e1"}]}]}]}}"#)
+    try expectFixtureResult(.zeneca, Self.alexShortStoriesShelfViaAndQuery, Self.alexWithShortStoriesBooks)
   }
 
   @Test("28. three-segment path") func deepWhere() throws {
@@ -149,7 +40,9 @@ import InstantCore
   }
 
   @Test("30. unknown child label") func missingInnerEtype() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"joe"},"fields":["handle"]},"moopy":{}}}"#, #"{"data":{"users":[{"handle":"joe","id":"ce942051-2d74-404a-9c7d-4aa3f2d54ae4","moopy":[]}]}}"#)
+    try expectFixtureResult(
+      .zeneca, #"{"users":{"$":{"where":{"handle":"joe"},"fields":["handle"]},"moopy":{}}}"#,
+      #"{"data":{"users":[{"handle":"joe","id":"ce942051-2d74-404a-9c7d-4aa3f2d54ae4","moopy":[]}]}}"#)
   }
 
   @Test("31. unknown attr in a where path") func missingFilterAttr() throws {
@@ -157,31 +50,39 @@ import InstantCore
   }
 
   @Test("32. forward and reverse children on one form") func multipleConnections() throws {
-    try expectFixtureResult(.zeneca, #"{"bookshelves":{"$":{"where":{"name":"Short Stories"},"fields":["name"]},"books":{"$":{"fields":["title"]}},"users":{"$":{"fields":["handle"]}}}}"#, #"{"data":{"bookshelves":[{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d","books":[{"title":"The Paper Menagerie and Other Stories","id":"9f95697d-9aaa-41e7-8eda-79325a19e5e9"},{"title":"Stories of Your Life and Others","id":"8da5ecf7-e65b-4640-b08e-33a0adc2b25e"},{"title":"Aesop's Fables","id":"1b693784-0308-44fe-a632-6ef8cfbb18e1"}],"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824"}]}]}}"#)
+    try expectFixtureResult(.zeneca, Self.shortStoriesWithBooksAndUsersQuery, Self.shortStoriesWithBooksAndAlex)
   }
 
   @Test("34. stopa's shelves by users.handle") func stopaShelvesByHandle() throws {
-    try expectFixture(.zeneca, #"{"bookshelves":{"$":{"where":{"users.handle":"stopa"},"fields":["name"]}}}"#, field: "name", ["Worldview", "Technical", "Comedy", "Uncategorized", "Productivity", "Economics", "The Way of The Gentleman", "Behavior", "Stories from Leaders", "Innovation & Creativity", "Beautiful Fiction", "Book Addiction", "Philosophy", "Fun in Rome", "Investing", "Psychology"])
+    try expectFixture(.zeneca, #"{"bookshelves":{"$":{"where":{"users.handle":"stopa"},"fields":["name"]}}}"#, field: "name", Self.stopasShelfNames)
   }
 
   @Test("34. by users.id") func stopaShelvesById() throws {
-    try expectFixture(.zeneca, #"{"bookshelves":{"$":{"where":{"users.id":"a55a5231-5c4d-4033-b859-7790c45c22d5"},"fields":["name"]}}}"#, field: "name", ["Worldview", "Technical", "Comedy", "Uncategorized", "Productivity", "Economics", "The Way of The Gentleman", "Behavior", "Stories from Leaders", "Innovation & Creativity", "Beautiful Fiction", "Book Addiction", "Philosophy", "Fun in Rome", "Investing", "Psychology"])
+    try expectFixture(
+      .zeneca, #"{"bookshelves":{"$":{"where":{"users.id":"a55a5231-5c4d-4033-b859-7790c45c22d5"},"fields":["name"]}}}"#, field: "name",
+      Self.stopasShelfNames)
   }
 
   @Test("34. by the bare users label") func stopaShelvesByLink() throws {
-    try expectFixture(.zeneca, #"{"bookshelves":{"$":{"where":{"users":"a55a5231-5c4d-4033-b859-7790c45c22d5"},"fields":["name"]}}}"#, field: "name", ["Worldview", "Technical", "Comedy", "Uncategorized", "Productivity", "Economics", "The Way of The Gentleman", "Behavior", "Stories from Leaders", "Innovation & Creativity", "Beautiful Fiction", "Book Addiction", "Philosophy", "Fun in Rome", "Investing", "Psychology"])
+    try expectFixture(
+      .zeneca, #"{"bookshelves":{"$":{"where":{"users":"a55a5231-5c4d-4033-b859-7790c45c22d5"},"fields":["name"]}}}"#, field: "name",
+      Self.stopasShelfNames)
   }
 
   @Test("36. create, then update with upsert:false in a second transact") func createThenUpdate() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"id":"99999999-0000-4000-8000-000000000001"}}}}"#, transactions: Self.transactions1, #"{"data":{"users":[{"id":"99999999-0000-4000-8000-000000000001","fullName":"Full Name","handle":"handle","email":"e@mail 2"}]}}"#)
+    try expectFixtureResult(
+      .zeneca, #"{"users":{"$":{"where":{"id":"99999999-0000-4000-8000-000000000001"}}}}"#, transactions: Self.userCreatedThenUpdated,
+      Self.createdThenUpdatedUser)
   }
 
   @Test("37. JSON object values round-trip") func objectValues() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"stopa"},"fields":["jsonField","otherJsonField"]}}}"#, transactions: Self.transactions2, #"{"data":{"users":[{"jsonField":{"hello":"world"},"otherJsonField":{"world":"hello","list":[1,{"a":null}]},"id":"a55a5231-5c4d-4033-b859-7790c45c22d5"}]}}"#)
+    try expectFixtureResult(
+      .zeneca, #"{"users":{"$":{"where":{"handle":"stopa"},"fields":["jsonField","otherJsonField"]}}}"#, transactions: Self.stopaWithJSONObjectFields,
+      Self.stopasJSONObjectFields)
   }
 
   @Test("38. limit 10") func paginationLimit() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"limit":10,"fields":["title"]}}}"#, field: "title", ["Sum", "Insurgent", "The Rational Male", "The Restaurant at the End of the Universe", "Bardelys the Magnificent", "A Promised Land", "The Trampling Of The Lilies", "The Prophet", "Magician: Apprentice", "Istanbul"])
+    try expectFixture(.zeneca, #"{"books":{"$":{"limit":10,"fields":["title"]}}}"#, field: "title", Self.firstTenBookTitles)
   }
 
   @Test("40. offset waits for pageInfo") func offsetWithoutPageInfo() throws {
@@ -189,39 +90,51 @@ import InstantCore
   }
 
   @Test("40. the server's window, desc") func offsetWindowDesc() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"offset":10,"limit":5,"order":{"serverCreatedAt":"desc"}}}}"#, field: "title", pageInfo: #"{"books":{"start-cursor":["000212ec-fe77-473d-9494-d29898c53b7a","6eebf15a-ed3c-4442-8869-a44a7c85a1be","000212ec-fe77-473d-9494-d29898c53b7a",1718118155976],"end-cursor":["0270a27f-1363-4f6d-93c0-39cc43d92a78","6eebf15a-ed3c-4442-8869-a44a7c85a1be","0270a27f-1363-4f6d-93c0-39cc43d92a78",1718118151976]}}"#, ["Norse Mythology", "Love-at-Arms", "The Young Lions", "The Hounds of God", "Which Comes First, Cardio or Weights?"])
+    try expectFixture(
+      .zeneca, #"{"books":{"$":{"offset":10,"limit":5,"order":{"serverCreatedAt":"desc"}}}}"#, field: "title", pageInfo: Self.serverWindowOfBooksDesc,
+      Self.bookTitlesInServerWindowDesc)
   }
 
   @Test("40. the server's window, asc") func offsetWindowAsc() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"offset":10,"limit":5,"order":{"serverCreatedAt":"asc"}}}}"#, field: "title", pageInfo: #"{"books":{"start-cursor":["f11c998f-d951-426b-b2b1-ffcb8d17bac5","6eebf15a-ed3c-4442-8869-a44a7c85a1be","f11c998f-d951-426b-b2b1-ffcb8d17bac5",1718117715976],"end-cursor":["f1c15604-93cd-4189-bb9a-d4ee97b95f32","6eebf15a-ed3c-4442-8869-a44a7c85a1be","f1c15604-93cd-4189-bb9a-d4ee97b95f32",1718117721976]}}"#, ["Sum", "Insurgent", "The Rational Male", "The Restaurant at the End of the Universe", "Bardelys the Magnificent"])
+    try expectFixture(
+      .zeneca, #"{"books":{"$":{"offset":10,"limit":5,"order":{"serverCreatedAt":"asc"}}}}"#, field: "title", pageInfo: Self.serverWindowOfBooksAsc,
+      Self.firstFiveBookTitles)
   }
 
   @Test("41. last 10 keeps the first 10") func paginationLast() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"last":10,"fields":["title"]}}}"#, field: "title", ["Sum", "Insurgent", "The Rational Male", "The Restaurant at the End of the Universe", "Bardelys the Magnificent", "A Promised Land", "The Trampling Of The Lilies", "The Prophet", "Magician: Apprentice", "Istanbul"])
+    try expectFixture(.zeneca, #"{"books":{"$":{"last":10,"fields":["title"]}}}"#, field: "title", Self.firstTenBookTitles)
   }
 
   @Test("42. first 10") func paginationFirst() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"first":10,"fields":["title"]}}}"#, field: "title", ["Sum", "Insurgent", "The Rational Male", "The Restaurant at the End of the Universe", "Bardelys the Magnificent", "A Promised Land", "The Trampling Of The Lilies", "The Prophet", "Magician: Apprentice", "Istanbul"])
+    try expectFixture(.zeneca, #"{"books":{"$":{"first":10,"fields":["title"]}}}"#, field: "title", Self.firstTenBookTitles)
   }
 
   @Test("43. server data") func leadingStartCursorServerData() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"limit":2,"order":{"createdAt":"desc"}}}}"#, field: "handle", pageInfo: #"{"users":{"start-cursor":["0f3d67fc-8b37-4b03-ac47-29fec4edc4f7","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-02-05 22:35:23.754264",1718118127976],"end-cursor":["ad45e100-777a-4de8-8978-aa13200a4824","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-01-09 18:53:07.993689",1718117855976]}}"#, ["nicolegf", "alex"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"limit":2,"order":{"createdAt":"desc"}}}}"#, field: "handle", pageInfo: Self.nicoleToAlexByCreatedAtCursors,
+      ["nicolegf", "alex"])
   }
 
   @Test("43. nicole updated past the start cursor still shows") func leadingStartCursorUpdatedNicole() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"limit":2,"order":{"createdAt":"desc"}}}}"#, field: "handle", transactions: Self.transactions3, pageInfo: #"{"users":{"start-cursor":["0f3d67fc-8b37-4b03-ac47-29fec4edc4f7","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-02-05 22:35:23.754264",1718118127976],"end-cursor":["ad45e100-777a-4de8-8978-aa13200a4824","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-01-09 18:53:07.993689",1718117855976]}}"#, ["nicolegf", "alex"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"limit":2,"order":{"createdAt":"desc"}}}}"#, field: "handle", transactions: Self.nicoleCreatedAtUpdated,
+      pageInfo: Self.nicoleToAlexByCreatedAtCursors, ["nicolegf", "alex"])
   }
 
   @Test("43. an optimistic bob sorts first") func leadingStartCursorOptimisticBob() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"limit":2,"order":{"createdAt":"desc"}}}}"#, field: "handle", transactions: Self.transactions4, pageInfo: #"{"users":{"start-cursor":["0f3d67fc-8b37-4b03-ac47-29fec4edc4f7","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-02-05 22:35:23.754264",1718118127976],"end-cursor":["ad45e100-777a-4de8-8978-aa13200a4824","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-01-09 18:53:07.993689",1718117855976]}}"#, ["bob", "nicolegf"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"limit":2,"order":{"createdAt":"desc"}}}}"#, field: "handle", transactions: Self.optimisticBob,
+      pageInfo: Self.nicoleToAlexByCreatedAtCursors, ["bob", "nicolegf"])
   }
 
   @Test("44. an optimistic add past the end cursor shows") func leadingEndCursor() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"order":{"createdAt":"asc"}}}}"#, field: "handle", transactions: Self.transactions5, pageInfo: #"{"users":{"start-cursor":["a55a5231-5c4d-4033-b859-7790c45c22d5","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-01-07 18:50:43.447955",1718117867976],"end-cursor":["0f3d67fc-8b37-4b03-ac47-29fec4edc4f7","2ffdf0fc-1561-4fc5-96db-2210a41adfa6","2021-02-05 22:35:23.754264",1718118127976]}}"#, ["stopa", "joe", "alex", "nicolegf", "newuser"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"order":{"createdAt":"asc"}}}}"#, field: "handle", transactions: Self.optimisticNewUser,
+      pageInfo: Self.stopaToNicoleByCreatedAtCursors, ["stopa", "joe", "alex", "nicolegf", "newuser"])
   }
 
   @Test("45. order by untyped title, first 10") func arbitraryOrdering() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"first":10,"order":{"title":"asc"}}}}"#, field: "title", ["\"Surely You're Joking, Mr. Feynman!\": Adventures of a Curious Character", "\"What Do You Care What Other People Think?\": Further Adventures of a Curious Character", "12 Rules for Life", "1984", "21 Lessons for the 21st Century", "A Conflict of Visions", "A Damsel in Distress", "A Guide to the Good Life", "A Hero Of Our Time", "A History of Private Life: From pagan Rome to Byzantium"])
+    try expectFixture(.zeneca, #"{"books":{"$":{"first":10,"order":{"title":"asc"}}}}"#, field: "title", Self.firstTenBookTitlesAlphabetically)
   }
 
   @Test("48. no book has a null title") func isNullBefore() throws {
@@ -229,7 +142,9 @@ import InstantCore
   }
 
   @Test("48. a null and a missing title match, in that order") func isNullAfter() throws {
-    try expectFixture(.zeneca, #"{"books":{"$":{"where":{"title":{"$isNull":true}}}}}"#, field: "title", transactions: Self.transactions6, [JSON.null, nil])
+    try expectFixture(
+      .zeneca, #"{"books":{"$":{"where":{"title":{"$isNull":true}}}}}"#, field: "title", transactions: Self.booksWithNullAndMissingTitle,
+      [JSON.null, nil])
   }
 
   @Test("49. every user has shelves") func isNullRelationsBefore() throws {
@@ -237,11 +152,14 @@ import InstantCore
   }
 
   @Test("49. a new user without shelves") func isNullRelationsAfter() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"where":{"bookshelves":{"$isNull":true}}}}}"#, field: "handle", transactions: Self.transactions7, ["dww"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"where":{"bookshelves":{"$isNull":true}}}}}"#, field: "handle", transactions: Self.userDwwWithoutShelves, ["dww"])
   }
 
   @Test("49. a deep path with a null leaf, plus users missing a link") func isNullDeepNullLeaf() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"where":{"bookshelves.books.title":{"$isNull":true}}}}}"#, field: "handle", transactions: Self.transactions8, ["stopa", "nicolegf", "dww"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"where":{"bookshelves.books.title":{"$isNull":true}}}}}"#, field: "handle",
+      transactions: Self.userDwwAndMonteCristoTitleNulled, ["stopa", "nicolegf", "dww"])
   }
 
   @Test("50. every shelf has a user") func isNullReverseBefore() throws {
@@ -249,19 +167,22 @@ import InstantCore
   }
 
   @Test("50. a lonely shelf") func isNullReverseAfter() throws {
-    try expectFixture(.zeneca, #"{"bookshelves":{"$":{"where":{"users.id":{"$isNull":true}}},"users":{}}}"#, field: "name", transactions: Self.transactions9, ["Lonely shelf"])
+    try expectFixture(
+      .zeneca, #"{"bookshelves":{"$":{"where":{"users.id":{"$isNull":true}}},"users":{}}}"#, field: "name", transactions: Self.lonelyShelf,
+      ["Lonely shelf"])
   }
 
   @Test("53. fields at the top level") func fieldsTopLevel() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"fields":["handle"]}}}"#, #"{"data":{"users":[{"handle":"joe","id":"ce942051-2d74-404a-9c7d-4aa3f2d54ae4"},{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824"},{"handle":"stopa","id":"a55a5231-5c4d-4033-b859-7790c45c22d5"},{"handle":"nicolegf","id":"0f3d67fc-8b37-4b03-ac47-29fec4edc4f7"}]}}"#)
+    try expectFixtureResult(.zeneca, #"{"users":{"$":{"fields":["handle"]}}}"#, Self.userHandles)
   }
 
   @Test("53. fields at both levels") func fieldsNested() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"fields":["name"]}}}}"#, #"{"data":{"users":[{"handle":"alex","id":"ad45e100-777a-4de8-8978-aa13200a4824","bookshelves":[{"name":"Nonfiction","id":"8164fb78-6fa3-4aab-8b92-80e706bae93a"},{"name":"Short Stories","id":"4ad10e00-1353-437e-9fee-2a89eb53575d"}]}]}}"#)
+    try expectFixtureResult(
+      .zeneca, #"{"users":{"$":{"where":{"handle":"alex"},"fields":["handle"]},"bookshelves":{"$":{"fields":["name"]}}}}"#, Self.alexWithShelfNames)
   }
 
   @Test("53. fields [] keeps id") func fieldsEmpty() throws {
-    try expectFixtureResult(.zeneca, #"{"users":{"$":{"fields":[]}}}"#, #"{"data":{"users":[{"id":"ce942051-2d74-404a-9c7d-4aa3f2d54ae4"},{"id":"ad45e100-777a-4de8-8978-aa13200a4824"},{"id":"a55a5231-5c4d-4033-b859-7790c45c22d5"},{"id":"0f3d67fc-8b37-4b03-ac47-29fec4edc4f7"}]}}"#)
+    try expectFixtureResult(.zeneca, #"{"users":{"$":{"fields":[]}}}"#, Self.userIds)
   }
 
   @Test("33. users by bookshelves.id") func forwardRefById() throws {
@@ -273,10 +194,11 @@ import InstantCore
   }
 
   @Test("35. writing not_users on stopa's uuid leaves users untouched") func objectsCreatedByEtype() throws {
-    try expectFixture(.zeneca, #"{"users":{"$":{"where":{"handle":"stopa"}}}}"#, field: "email", transactions: Self.transactions10, ["stopa@instantdb.com"])
+    try expectFixture(
+      .zeneca, #"{"users":{"$":{"where":{"handle":"stopa"}}}}"#, field: "email", transactions: Self.notUsersEntityOnStopasId, ["stopa@instantdb.com"])
   }
 
   @Test("35. the not_users entity has only its own attrs") func objectsCreatedByEtypeOther() throws {
-    try expectFixtureResult(.zeneca, #"{"not_users":{}}"#, transactions: Self.transactions10, #"{"data":{"not_users":[{"id":"a55a5231-5c4d-4033-b859-7790c45c22d5","email":"this-should-not-change-users-stopa@gmail.com"}]}}"#)
+    try expectFixtureResult(.zeneca, #"{"not_users":{}}"#, transactions: Self.notUsersEntityOnStopasId, Self.notUsersEntityWithOwnEmail)
   }
 }

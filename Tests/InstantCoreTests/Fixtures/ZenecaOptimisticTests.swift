@@ -4,147 +4,49 @@ import InstantCore
 /// The reference client's tests (`instaql.test.ts`, listed in instaql.md §11) on the shared fixtures;
 /// expected values are the reference client's own answers (exact order).
 @Suite("zeneca + optimistic `tests` namespace (instaql.test.ts 46, 47, 51)", .fixturesAvailable) struct ZenecaOptimisticTests {
-  static let transactions1 = #"""
-  [
-    [
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000001","forward-identity":["f7000000-0000-4000-8000-000000000001","tests","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000002","forward-identity":["f7000000-0000-4000-8000-000000000002","tests","field"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000003","forward-identity":["f7000000-0000-4000-8000-000000000003","tests","date"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"date"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000004","forward-identity":["f7000000-0000-4000-8000-000000000004","tests","num"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"number"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000005","forward-identity":["f7000000-0000-4000-8000-000000000005","tests","string"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"string"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000006","forward-identity":["f7000000-0000-4000-8000-000000000006","tests","val"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000007","forward-identity":["f7000000-0000-4000-8000-000000000007","tests","undefinedVal"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-triple","70000020-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000020-0000-4000-8000-000000000000"],
-      ["add-triple","70000020-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",0],
-      ["add-triple","70000020-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",-5],
-      ["add-triple","70000020-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",-5],
-      ["add-triple","70000021-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000021-0000-4000-8000-000000000000"],
-      ["add-triple","70000021-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",1],
-      ["add-triple","70000021-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",-4],
-      ["add-triple","70000021-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",-4],
-      ["add-triple","70000022-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000022-0000-4000-8000-000000000000"],
-      ["add-triple","70000022-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",2],
-      ["add-triple","70000022-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",-3],
-      ["add-triple","70000022-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",-3],
-      ["add-triple","70000023-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000023-0000-4000-8000-000000000000"],
-      ["add-triple","70000023-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",3],
-      ["add-triple","70000023-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",-2],
-      ["add-triple","70000023-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",-2],
-      ["add-triple","70000024-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000024-0000-4000-8000-000000000000"],
-      ["add-triple","70000024-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",4],
-      ["add-triple","70000024-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",-1],
-      ["add-triple","70000024-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",-1],
-      ["add-triple","70000025-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000025-0000-4000-8000-000000000000"],
-      ["add-triple","70000025-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",5],
-      ["add-triple","70000025-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",0],
-      ["add-triple","70000025-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",0],
-      ["add-triple","70000026-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000026-0000-4000-8000-000000000000"],
-      ["add-triple","70000026-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",6],
-      ["add-triple","70000026-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",1],
-      ["add-triple","70000026-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",1],
-      ["add-triple","70000027-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000027-0000-4000-8000-000000000000"],
-      ["add-triple","70000027-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",7],
-      ["add-triple","70000027-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",2],
-      ["add-triple","70000027-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",2],
-      ["add-triple","70000028-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000028-0000-4000-8000-000000000000"],
-      ["add-triple","70000028-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",8],
-      ["add-triple","70000028-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",3],
-      ["add-triple","70000028-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",3],
-      ["add-triple","70000029-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000029-0000-4000-8000-000000000000"],
-      ["add-triple","70000029-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000002",9],
-      ["add-triple","70000029-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000003",4],
-      ["add-triple","70000029-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000004",4],
-      ["add-triple","00000000-0000-0000-0000-000000000000","a7000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000000"],
-      ["add-triple","00000000-0000-0000-0000-000000000000","a7000000-0000-4000-8000-000000000002",10],
-      ["add-triple","00000000-0000-0000-0000-000000000000","a7000000-0000-4000-8000-000000000003",null],
-      ["add-triple","00000000-0000-0000-0000-000000000000","a7000000-0000-4000-8000-000000000004",null],
-      ["add-triple","00000000-0000-0000-0000-000000000001","a7000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000001"],
-      ["add-triple","00000000-0000-0000-0000-000000000001","a7000000-0000-4000-8000-000000000002",11],
-      ["add-triple","00000000-0000-0000-0000-000000000002","a7000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000002"],
-      ["add-triple","00000000-0000-0000-0000-000000000002","a7000000-0000-4000-8000-000000000002",12],
-      ["add-triple","00000000-0000-0000-0000-000000000002","a7000000-0000-4000-8000-000000000003",null],
-      ["add-triple","00000000-0000-0000-0000-000000000002","a7000000-0000-4000-8000-000000000004",null],
-      ["add-triple","00000000-0000-0000-0000-000000000003","a7000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000003"],
-      ["add-triple","00000000-0000-0000-0000-000000000003","a7000000-0000-4000-8000-000000000002",13]
-    ]
-  ]
-  """#
-
-  static let transactions2 = #"""
-  [
-    [
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000001","forward-identity":["f7000000-0000-4000-8000-000000000001","tests","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000002","forward-identity":["f7000000-0000-4000-8000-000000000002","tests","field"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000003","forward-identity":["f7000000-0000-4000-8000-000000000003","tests","date"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"date"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000004","forward-identity":["f7000000-0000-4000-8000-000000000004","tests","num"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"number"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000005","forward-identity":["f7000000-0000-4000-8000-000000000005","tests","string"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"string"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000006","forward-identity":["f7000000-0000-4000-8000-000000000006","tests","val"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000007","forward-identity":["f7000000-0000-4000-8000-000000000007","tests","undefinedVal"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-triple","70000060-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000060-0000-4000-8000-000000000000"],
-      ["add-triple","70000060-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000005","10"],
-      ["add-triple","70000053-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000053-0000-4000-8000-000000000000"],
-      ["add-triple","70000053-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000005","2"],
-      ["add-triple","70000046-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000046-0000-4000-8000-000000000000"],
-      ["add-triple","70000046-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000005","a0"],
-      ["add-triple","70000039-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000039-0000-4000-8000-000000000000"],
-      ["add-triple","70000039-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000005","Zz"]
-    ]
-  ]
-  """#
-
-  static let transactions3 = #"""
-  [
-    [
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000001","forward-identity":["f7000000-0000-4000-8000-000000000001","tests","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000002","forward-identity":["f7000000-0000-4000-8000-000000000002","tests","field"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000003","forward-identity":["f7000000-0000-4000-8000-000000000003","tests","date"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"date"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000004","forward-identity":["f7000000-0000-4000-8000-000000000004","tests","num"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"number"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000005","forward-identity":["f7000000-0000-4000-8000-000000000005","tests","string"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false,"checked-data-type":"string"}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000006","forward-identity":["f7000000-0000-4000-8000-000000000006","tests","val"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-attr",{"id":"a7000000-0000-4000-8000-000000000007","forward-identity":["f7000000-0000-4000-8000-000000000007","tests","undefinedVal"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}],
-      ["add-triple","70000080-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000080-0000-4000-8000-000000000000"],
-      ["add-triple","70000080-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000006","a"],
-      ["add-triple","70000081-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000081-0000-4000-8000-000000000000"],
-      ["add-triple","70000081-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000006","b"],
-      ["add-triple","70000082-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000082-0000-4000-8000-000000000000"],
-      ["add-triple","70000082-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000006","c"],
-      ["add-triple","70000083-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000083-0000-4000-8000-000000000000"],
-      ["add-triple","70000083-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000006",null],
-      ["add-triple","70000084-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000001","70000084-0000-4000-8000-000000000000"],
-      ["add-triple","70000084-0000-4000-8000-000000000000","a7000000-0000-4000-8000-000000000007","d"]
-    ]
-  ]
-  """#
-
   @Test("46. order by date desc: nulls and missing grouped, uuid tie-break") func orderByDateDesc() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"order":{"date":"desc"}}}}"#, field: "date", transactions: Self.transactions1, [4, 3, 2, 1, 0, -1, -2, -3, -4, -5, nil, JSON.null, nil, JSON.null])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"order":{"date":"desc"}}}}"#, field: "date", transactions: Self.testsWithNumsDatesNullsAndMissing,
+      [4, 3, 2, 1, 0, -1, -2, -3, -4, -5, nil, JSON.null, nil, JSON.null])
   }
 
   @Test("46. order by date asc: nulls and missing grouped, uuid tie-break") func orderByDateAsc() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"order":{"date":"asc"}}}}"#, field: "date", transactions: Self.transactions1, [JSON.null, nil, JSON.null, nil, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"order":{"date":"asc"}}}}"#, field: "date", transactions: Self.testsWithNumsDatesNullsAndMissing,
+      [JSON.null, nil, JSON.null, nil, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4])
   }
 
   @Test("46. order by num desc: nulls and missing grouped, uuid tie-break") func orderByNumDesc() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"order":{"num":"desc"}}}}"#, field: "num", transactions: Self.transactions1, [4, 3, 2, 1, 0, -1, -2, -3, -4, -5, nil, JSON.null, nil, JSON.null])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"order":{"num":"desc"}}}}"#, field: "num", transactions: Self.testsWithNumsDatesNullsAndMissing,
+      [4, 3, 2, 1, 0, -1, -2, -3, -4, -5, nil, JSON.null, nil, JSON.null])
   }
 
   @Test("46. order by num asc: nulls and missing grouped, uuid tie-break") func orderByNumAsc() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"order":{"num":"asc"}}}}"#, field: "num", transactions: Self.transactions1, [JSON.null, nil, JSON.null, nil, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"order":{"num":"asc"}}}}"#, field: "num", transactions: Self.testsWithNumsDatesNullsAndMissing,
+      [JSON.null, nil, JSON.null, nil, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4])
   }
 
   @Test("47. a string-typed attr sorts by collation, asc") func orderByStringAsc() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"order":{"string":"asc"}}}}"#, field: "string", transactions: Self.transactions2, ["10", "2", "a0", "Zz"])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"order":{"string":"asc"}}}}"#, field: "string", transactions: Self.testsWithStrings, ["10", "2", "a0", "Zz"])
   }
 
   @Test("47. a string-typed attr sorts by collation, desc") func orderByStringDesc() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"order":{"string":"desc"}}}}"#, field: "string", transactions: Self.transactions2, ["Zz", "a0", "2", "10"])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"order":{"string":"desc"}}}}"#, field: "string", transactions: Self.testsWithStrings, ["Zz", "a0", "2", "10"])
   }
 
   @Test("51. $not includes null and missing") func notNot() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"where":{"val":{"$not":"a"}}}}}"#, field: "val", transactions: Self.transactions3, ["b", "c", JSON.null, nil])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"where":{"val":{"$not":"a"}}}}}"#, field: "val", transactions: Self.testsWithValsNullAndMissing,
+      ["b", "c", JSON.null, nil])
   }
 
   @Test("51. $ne includes null and missing") func notNe() throws {
-    try expectFixture(.zeneca, #"{"tests":{"$":{"where":{"val":{"$ne":"a"}}}}}"#, field: "val", transactions: Self.transactions3, ["b", "c", JSON.null, nil])
+    try expectFixture(
+      .zeneca, #"{"tests":{"$":{"where":{"val":{"$ne":"a"}}}}}"#, field: "val", transactions: Self.testsWithValsNullAndMissing,
+      ["b", "c", JSON.null, nil])
   }
 }

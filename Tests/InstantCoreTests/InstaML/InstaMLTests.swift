@@ -10,7 +10,10 @@ struct InstaMLTests {
   static let U = "44444444-4444-4444-8444-444444444444"
   static let P = "55555555-5555-4555-8555-555555555555"
 
-  static func attr(_ id: String, _ etype: String, _ label: String, ref: (String, String)? = nil, cardinality: String = "one", unique: Bool = false, extra: JSONObject = [:]) -> Attr {
+  static func attr(
+    _ id: String, _ etype: String, _ label: String, ref: (String, String)? = nil, cardinality: String = "one", unique: Bool = false,
+    extra: JSONObject = [:]
+  ) -> Attr {
     Attr(
       id: id, forward: Ident(id: "f-" + id, etype: etype, label: label),
       reverse: ref.map { Ident(id: "r-" + id, etype: $0.0, label: $0.1) }, valueType: ref == nil ? "blob" : "ref",
@@ -57,8 +60,10 @@ struct InstaMLTests {
       ["add-triple", .string(Self.G), "a-gtitle", "x", ["mode": "update"]],
     ])
     // upsert: true never adds a mode; upsert: false always does.
-    #expect(try Self.steps([.update("goals", .id(Self.G), ["title": "x"], upsert: true)], stores: [store]).arrayValue?.allSatisfy { $0.arrayValue?.count == 4 } == true)
-    #expect(try Self.steps([.update("goals", .id(Self.G), ["title": "x"], upsert: false)]).arrayValue?.allSatisfy { $0[4] == ["mode": "update"] } == true)
+    let upserted = try Self.steps([.update("goals", .id(Self.G), ["title": "x"], upsert: true)], stores: [store])
+    #expect(upserted.arrayValue?.allSatisfy { $0.arrayValue?.count == 4 } == true)
+    let updated = try Self.steps([.update("goals", .id(Self.G), ["title": "x"], upsert: false)])
+    #expect(updated.arrayValue?.allSatisfy { $0[4] == ["mode": "update"] } == true)
   }
 
   @Test func createMarksEveryStepAndDropsTheIdKey() throws {
@@ -85,7 +90,9 @@ struct InstaMLTests {
     #expect(try Self.steps([.link("goals", .id(Self.G), ["todos": [.string(Self.T), .string(Self.T2)]])]) == [
       ["add-triple", .string(Self.G), "a-link", .string(Self.T)], ["add-triple", .string(Self.G), "a-link", .string(Self.T2)],
     ])
-    #expect(try Self.steps([.unlink("goals", .id(Self.G), ["todos": .string(Self.T)])]) == [["retract-triple", .string(Self.G), "a-link", .string(Self.T)]])
+    #expect(try Self.steps([.unlink("goals", .id(Self.G), ["todos": .string(Self.T)])]) == [
+      ["retract-triple", .string(Self.G), "a-link", .string(Self.T)],
+    ])
   }
 
   @Test func lookupsBecomeAttrValuePairs() throws {
@@ -107,8 +114,14 @@ struct InstaMLTests {
   @Test func missingAttrsAreCreatedFirst() throws {
     let steps = try Self.steps([.update("goals", .id(Self.G), ["newField": 1]), .link("goals", .id(Self.G), ["newLink": .string(Self.T)])])
     #expect(steps == [
-      ["add-attr", ["id": "id-1", "forward-identity": ["id-2", "goals", "newField"], "value-type": "blob", "cardinality": "one", "unique?": false, "index?": false, "isUnsynced": true]],
-      ["add-attr", ["id": "id-3", "forward-identity": ["id-4", "goals", "newLink"], "reverse-identity": ["id-5", "newLink", "goals"], "value-type": "ref", "cardinality": "many", "unique?": false, "index?": false, "isUnsynced": true]],
+      ["add-attr", [
+        "id": "id-1", "forward-identity": ["id-2", "goals", "newField"], "value-type": "blob", "cardinality": "one",
+        "unique?": false, "index?": false, "isUnsynced": true,
+      ]],
+      ["add-attr", [
+        "id": "id-3", "forward-identity": ["id-4", "goals", "newLink"], "reverse-identity": ["id-5", "newLink", "goals"],
+        "value-type": "ref", "cardinality": "many", "unique?": false, "index?": false, "isUnsynced": true,
+      ]],
       ["add-triple", .string(Self.G), "a-gid", .string(Self.G)],
       ["add-triple", .string(Self.G), "id-1", 1],
       ["add-triple", .string(Self.G), "id-3", .string(Self.T)],
@@ -124,7 +137,11 @@ struct InstaMLTests {
   @Test func aSchemaShapesNewAttrs() throws {
     let schema = ClientSchema(
       entities: ["goals": ["due": .init("date", indexed: true)], "tags": ["name": .init("string", unique: true, indexed: true)]],
-      links: [.init(forward: .init(on: "goals", has: "many", label: "tags"), reverse: .init(on: "tags", has: "one", label: "goal", onDelete: "cascade"))])
+      links: [
+        .init(
+          forward: .init(on: "goals", has: "many", label: "tags"),
+          reverse: .init(on: "tags", has: "one", label: "goal", onDelete: "cascade"))
+      ])
     let ml = Self.instaml(attrs: AttrStore(), schema: schema)
     let steps = try ml.transform([.update("goals", .id(Self.G), ["due": "2020-01-01"]), .link("goals", .id(Self.G), ["tags": .string(Self.T)])])
     let added = steps.compactMap { $0[0] == "add-attr" ? $0[1] : nil }

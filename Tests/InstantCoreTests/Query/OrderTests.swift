@@ -64,6 +64,7 @@ import InstantCore
   }
 
   @Test("children sort per parent") func childOrderPerParent() throws {
-    try expectResult(#"{"owners":{"$":{"fields":["handle"]},"items":{"$":{"order":{"code":"desc"},"fields":["code"]}}}}"#, #"{"data":{"owners":[{"handle":"bob","id":"o2","items":[{"code":"a0","id":"i3"},{"code":"2","id":"i2"}]},{"handle":"ann","id":"o1","items":[{"code":"2","id":"i2"},{"code":"10","id":"i1"}]},{"handle":"cat","id":"o3","items":[]}]}}"#)
+    try expectResult(
+      #"{"owners":{"$":{"fields":["handle"]},"items":{"$":{"order":{"code":"desc"},"fields":["code"]}}}}"#, Self.ownersWithItemCodesDesc)
   }
 }

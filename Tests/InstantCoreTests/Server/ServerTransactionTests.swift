@@ -52,7 +52,8 @@ struct ServerTransactionTests {
   }
 
   static func addAttr(_ id: String, _ etype: String, _ label: String, unique: Bool = false, indexed: Bool = false, type: String? = nil) -> JSON {
-    .array(["add-attr", .object(Attr(id: id, forward: Ident(id: "f" + id, etype: etype, label: label), unique: unique, indexed: indexed, checkedDataType: type).json)])
+    let forward = Ident(id: "f" + id, etype: etype, label: label)
+    return .array(["add-attr", .object(Attr(id: id, forward: forward, unique: unique, indexed: indexed, checkedDataType: type).json)])
   }
 
   @Test func writesCreateTriplesWithTheServerTime() throws {

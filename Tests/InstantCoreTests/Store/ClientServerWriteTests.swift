@@ -117,7 +117,8 @@ struct StepGenerator {
   mutating func newID() -> String {
     nextEntity += 1
     let hex = String(nextEntity, radix: 16)
-    return "f" + String(repeating: "0", count: 7 - hex.count) + hex + "-0000-4000-8000-\(UInt64.random(in: 100_000_000_000...999_999_999_999, using: &rng))"
+    let node = UInt64.random(in: 100_000_000_000...999_999_999_999, using: &rng)
+    return "f" + String(repeating: "0", count: 7 - hex.count) + hex + "-0000-4000-8000-\(node)"
   }
 
   mutating func value(for attr: String) -> JSON {

@@ -60,7 +60,7 @@ struct ConnectionCutTests {
         let pb = await b.pendingWrites
         return (pa + pb).allSatisfy { $0.state == .synced }
       }
-      #expect(rejectionsA.values.isEmpty && rejectionsB.values.isEmpty, "no write was refused")
+      #expect(rejectionsA.values.isEmpty && rejectionsB.values.isEmpty, "refused: \(rejectionsA.values + rejectionsB.values)")
 
       func matchesModel(_ r: QueryResult) -> Bool {
         var seen: [String: Double] = [:]

@@ -131,6 +131,7 @@ struct ResendTests {
       let id = InstantID.make()
       let receipt = try await a.transact(.create("todos", .id(id), ["title": "once"]))
       try await watchB.next { $0.column("todos", "title") == ["once"] }  // committed on the server
+      try await waitUntil("the transact-ok is lost") { transport.dropped.withLock { !$0.isEmpty } }
       transport.dropIncoming.withLock { $0 = { _ in false } }
       await a.reconnectNow()
 

@@ -2,7 +2,7 @@
 //
 //   cd Benchmarks && swift run -c release instant-client-bench [iterations]
 //
-// 1. local write → own subscriber notified, query over 1k rows;
+// 1. local write → own subscriber notified, store of 1k rows (a filtered query and all rows);
 // 2. A writes → B's subscriber notified, through instant-local;
 // 3. enqueue (transact returns, write durable in a SQLite file) with 0 … 10k writes pending;
 // 4. cold start: a new client on a file with a cached 1k-row result → first result.
@@ -11,7 +11,6 @@ import InstantCore
 import InstantDB
 import InstantLocal
 import Logging
-import Synchronization
 
 let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
 let appID = "6a0e5a43-2d2c-4f4e-9a53-1c8f3d6f0b11"
@@ -22,21 +21,17 @@ func client(port: Int, storage: InstantStorage = .memory) -> InstantClient {
     websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: storage)
 }
 
-/// The latest result of a subscription, and a way to wait for a condition on it.
-final class Latest: Sendable {
-  let value = Mutex<QueryResult?>(nil)
-  let task: Task<Void, Never>
+/// Follows a subscription: `wait` reads answers until one matches (no polling).
+final class Follower {
+  var iterator: AsyncStream<QueryResult>.Iterator
 
-  init(_ subscription: QuerySubscription) {
-    let value = self.value
-    task = Task { for await r in subscription { value.withLock { $0 = r } } }
-  }
+  init(_ subscription: QuerySubscription) { iterator = subscription.makeAsyncIterator() }
 
   func wait(_ predicate: (QueryResult) -> Bool) async {
-    while true {
-      if let r = value.withLock({ $0 }), predicate(r) { return }
-      await Task.yield()
+    while let r = await iterator.next() {
+      if predicate(r) { return }
     }
+    fatalError("the subscription ended")
   }
 }
 
@@ -59,9 +54,11 @@ let port = try await server.start()
 
 let a = client(port: port)
 let b = client(port: port)
-let query: JSON = ["items": [:]]
-let watchA = Latest(a.subscribe(query))
-let watchB = Latest(b.subscribe(query))
+let all: JSON = ["items": [:]]
+let bucket: JSON = ["items": ["$": ["where": ["bucket": 7]]]]
+let watchA = Follower(a.subscribe(all))
+let watchAFiltered = Follower(a.subscribe(bucket))
+let watchB = Follower(b.subscribe(all))
 await watchA.wait { !$0.isFromCache }
 var ids: [String] = []
 for chunk in 0..<10 {
@@ -69,36 +66,46 @@ for chunk in 0..<10 {
   for i in 0..<100 {
     let id = InstantID.make()
     ids.append(id)
-    ops.append(.update("items", .id(id), ["title": title(chunk * 100 + i), "n": .number(0)]))
+    ops.append(.update("items", .id(id), ["title": title(chunk * 100 + i), "bucket": .number(Double(i % 50)), "n": .number(0)]))
   }
   try await a.transact(ops).synced()
 }
-await watchA.wait { $0.data["items"]?.arrayValue?.count == 1000 && !$0.hasPendingWrites }
-await watchB.wait { $0.data["items"]?.arrayValue?.count == 1000 }
+func count(_ r: QueryResult) -> Int { r.data["items"]?.arrayValue?.count ?? 0 }
+func has(_ r: QueryResult, _ id: String, _ n: Double) -> Bool {
+  r.data["items"]?.arrayValue?.contains { $0["id"] == .string(id) && $0["n"] == .number(n) } == true
+}
+await watchA.wait { count($0) == 1000 && !$0.hasPendingWrites }
+await watchAFiltered.wait { count($0) == 20 }
+await watchB.wait { count($0) == 1000 }
 
-// 1. Own write → own subscriber.
-var local: [Duration] = []
+// 2. A → B through instant-local (both online, every query re-evaluated on both sides).
+var remote: [Duration] = []
 for i in 1...iterations {
   let id = ids[i % ids.count]
   let clock = ContinuousClock.now
   try await a.transact(.update("items", .id(id), ["n": .number(Double(i))]))
-  await watchA.wait { r in r.data["items"]?.arrayValue?.contains { $0["id"] == .string(id) && $0["n"] == .number(Double(i)) } == true }
-  local.append(ContinuousClock.now - clock)
-}
-report("local write → own subscriber (1k rows)", local)
-
-// 2. A → B through instant-local.
-var remote: [Duration] = []
-let base = iterations + 1
-for i in 1...iterations {
-  let id = ids[i % ids.count]
-  let value = JSON.number(Double(base + i))
-  let clock = ContinuousClock.now
-  try await a.transact(.update("items", .id(id), ["n": value]))
-  await watchB.wait { r in r.data["items"]?.arrayValue?.contains { $0["id"] == .string(id) && $0["n"] == value } == true }
+  await watchB.wait { has($0, id, Double(i)) }
   remote.append(ContinuousClock.now - clock)
 }
-report("A write → B subscriber via instant-local (1k rows)", remote)
+report("A write → B subscriber via instant-local (B's query returns 1k rows)", remote)
+
+// 1. Own write → own subscriber, offline (no server traffic in the way), store of 1k rows.
+await a.setNetworkAvailable(false)
+let bucketIDs = ids.enumerated().filter { $0.offset % 50 == 7 }.map(\.element)
+var localAll: [Duration] = []
+var localFiltered: [Duration] = []
+for i in 1...iterations {
+  let id = bucketIDs[i % bucketIDs.count]
+  let value = Double(iterations + i)
+  let clock = ContinuousClock.now
+  try await a.transact(.update("items", .id(id), ["n": .number(value)]))
+  await watchAFiltered.wait { has($0, id, value) }
+  localFiltered.append(ContinuousClock.now - clock)
+  await watchA.wait { has($0, id, value) }
+  localAll.append(ContinuousClock.now - clock)
+}
+report("local write → own subscriber, where over 1k rows (20 returned)", localFiltered)
+report("local write → own subscriber, all 1k rows returned", localAll)
 
 // 4 (setup). Cache a 1k-row result in a file.
 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-client-bench-\(UUID().uuidString)")
@@ -107,9 +114,8 @@ defer { try? FileManager.default.removeItem(at: dir) }
 let cachedFile = InstantStorage.sqlite(dir.appendingPathComponent("cached.sqlite"))
 do {
   let c = client(port: port, storage: cachedFile)
-  let w = Latest(c.subscribe(query))
-  await w.wait { !$0.isFromCache && $0.data["items"]?.arrayValue?.count == 1000 }
-  w.task.cancel()
+  let w = Follower(c.subscribe(all))
+  await w.wait { !$0.isFromCache && count($0) == 1000 }
   await c.shutdown()
 }
 await a.shutdown()
@@ -134,10 +140,9 @@ var cold: [Duration] = []
 for _ in 0..<20 {
   let clock = ContinuousClock.now
   let c = client(port: 1, storage: cachedFile)
-  let w = Latest(c.subscribe(query))
-  await w.wait { $0.data["items"]?.arrayValue?.count == 1000 }
+  let w = Follower(c.subscribe(all))
+  await w.wait { count($0) == 1000 }
   cold.append(ContinuousClock.now - clock)
-  w.task.cancel()
   await c.shutdown()
 }
 report("cold start → first cached result (1k rows)", cold)

@@ -65,8 +65,38 @@ extension Reactor {
     queries[key]!.base = makeStore(triples)
     rebuildOverlay(key)
     deliver(key)
-    cacheWrites.yield(
-      (key, ClientStorage.CachedQuery(q: queries[key]!.q, triples: triples, pageInfo: pageInfo, processedTxID: processedTxID)))
+    saveLater(key, ClientStorage.CachedQuery(
+      q: queries[key]!.q, triples: triples, pageInfo: pageInfo, processedTxID: processedTxID))
+  }
+
+  // MARK: Cache
+
+  /// Keeps the latest result of each query and saves them off the actor at most once a second, so
+  /// a busy query costs one serialisation per second rather than one per refresh.
+  func saveLater(_ key: String, _ cached: ClientStorage.CachedQuery) {
+    cacheBatch[key] = cached
+    guard !cacheFlushScheduled else { return }
+    cacheFlushScheduled = true
+    Task.detached {
+      try? await Task.sleep(for: .seconds(1))
+      await self.saveCache(self.takeCacheBatch())
+    }
+  }
+
+  func takeCacheBatch() -> [String: ClientStorage.CachedQuery] {
+    defer {
+      cacheBatch = [:]
+      cacheFlushScheduled = false
+    }
+    return cacheBatch
+  }
+
+  nonisolated func saveCache(_ batch: [String: ClientStorage.CachedQuery]) {
+    for (key, cached) in batch {
+      do { try storage.saveQuery(key: key, cached, limit: config.cachedQueryLimit) } catch {
+        logger.error("could not save a query result: \(error)")
+      }
+    }
   }
 
   /// A store of the server's triples; rows that are not triples are logged and skipped.

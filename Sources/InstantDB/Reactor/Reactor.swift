@@ -51,8 +51,9 @@ actor Reactor {
   var attrConflictRetries: [String: Int] = [:]
   var pendingWatchers: [UUID: AsyncStream<[PendingWrite]>.Continuation] = [:]
   var rejectionWatchers: [UUID: AsyncStream<RejectedWrite>.Continuation] = [:]
-  let cacheWrites: AsyncStream<(String, ClientStorage.CachedQuery)>.Continuation
-  let cacheWriter: Task<Void, Never>
+  /// Server results waiting to be saved for offline start, written at most once a second.
+  var cacheBatch: [String: ClientStorage.CachedQuery] = [:]
+  var cacheFlushScheduled = false
 
   init(config: Configuration, storage: ClientStorage, logger: Logger) {
     self.config = config
@@ -72,16 +73,6 @@ actor Reactor {
     self.attrs = attrs
     self.mutations = mutations
     self.cache = cache
-    let (stream, continuation) = AsyncStream<(String, ClientStorage.CachedQuery)>.makeStream()
-    self.cacheWrites = continuation
-    let limit = config.cachedQueryLimit
-    self.cacheWriter = Task.detached {
-      for await (key, cached) in stream {
-        do { try storage.saveQuery(key: key, cached, limit: limit) } catch {
-          logger.error("could not save a query result: \(error)")
-        }
-      }
-    }
   }
 
   func start() {
@@ -191,8 +182,7 @@ actor Reactor {
       waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
     }
     syncWaiters = [:]
-    cacheWrites.finish()
-    await cacheWriter.value
+    saveCache(takeCacheBatch())
     storage.releaseLock()
   }
 

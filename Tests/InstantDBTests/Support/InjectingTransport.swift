@@ -10,15 +10,24 @@ final class InjectingTransport: WebSocketTransport {
   private let sentFrames = Locked<[String]>([])
   /// Incoming frames for which this returns true are dropped, as if lost with the socket.
   let dropIncoming = Locked<@Sendable (String) -> Bool>({ _ in false })
+  /// The frames dropped so far.
+  let dropped = Locked<[String]>([])
 
   func connect(to url: URL) async throws -> any WebSocketConnection {
     let real = try await base.connect(to: url)
     let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
     current.withLock { $0 = continuation }
     let drop = dropIncoming
+    let dropped = self.dropped
     let forward = Task {
       do {
-        for try await text in real.messages where !drop.withLock({ $0 })(text) { continuation.yield(text) }
+        for try await text in real.messages {
+          if drop.withLock({ $0 })(text) {
+            dropped.withLock { $0.append(text) }
+          } else {
+            continuation.yield(text)
+          }
+        }
         continuation.finish()
       } catch {
         continuation.finish(throwing: error)

@@ -30,6 +30,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
   ],
   targets: [
+    // A seeded random number generator and other helpers shared by the test targets.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .target(
       name: "InstantCore",
       dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
@@ -44,6 +46,7 @@ let package = Package(
     .testTarget(
       name: "InstantCoreTests",
       dependencies: [
+        "TestSupport",
         "InstantCore",
         "instant-query",
         .product(name: "CustomDump", package: "swift-custom-dump"),
@@ -135,6 +138,7 @@ let package = Package(
     .testTarget(
       name: "InstantLocalTests",
       dependencies: [
+        "TestSupport",
         "InstantLocal",
         "InstantLocalTesting",
         "InstantCore",
@@ -159,6 +163,7 @@ let package = Package(
     .testTarget(
       name: "InstantDBTests",
       dependencies: [
+        "TestSupport",
         "InstantDB",
         "InstantCore",
         "InstantLocal",

@@ -5,7 +5,7 @@ import PackageDescription
 // Run from this directory: `swift package benchmark` (see BENCHMARKS.md at the repository root).
 let package = Package(
   name: "sharing-instant-benchmarks",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v14)],
   dependencies: [
     .package(name: "sharing-instant", path: ".."),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

@@ -4,7 +4,7 @@ import InstantDB
 import Testing
 
 /// Malformed and unexpected server frames are logged and skipped; the client carries on.
-@Suite("Client bad input")
+@Suite("Client bad input", .timeLimit(.minutes(1)))
 struct ClientBadInputTests {
   static let garbage: [String] = [
     "", "not json", "{", "[1,2", "42", "\"text\"", "null", "[]", "[42, \"x\"]", "{}", "{\"op\": 7}",

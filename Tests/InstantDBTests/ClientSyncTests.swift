@@ -4,7 +4,7 @@ import InstantDB
 import Testing
 
 /// Two real clients against a real instant-local over loopback WebSockets.
-@Suite("Client sync")
+@Suite("Client sync", .timeLimit(.minutes(1)))
 struct ClientSyncTests {
   @Test("A writes, B sees it: create, update, delete")
   func createUpdateDelete() async throws {

@@ -5,7 +5,7 @@ import InstantLocal
 import Testing
 
 /// Writes made offline survive the process and land exactly once, in order.
-@Suite("Offline durability")
+@Suite("Offline durability", .timeLimit(.minutes(1)))
 struct OfflineDurabilityTests {
   @Test("100 offline writes survive a client restart and a server restart, and land once, in order")
   func hundredOfflineWrites() async throws {
@@ -115,7 +115,7 @@ struct OfflineDurabilityTests {
 }
 
 /// protocol.md §3.7: the server does not deduplicate re-sent transactions.
-@Suite("Re-sends")
+@Suite("Re-sends", .timeLimit(.minutes(1)))
 struct ResendTests {
   @Test("A create whose transact-ok was lost is re-sent and succeeds instead of being refused as a duplicate")
   func lostTransactOK() async throws {

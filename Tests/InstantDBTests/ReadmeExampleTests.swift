@@ -4,7 +4,7 @@ import InstantDB
 import Testing
 
 /// The README's client example, as written there (only the port and in-memory storage differ).
-@Suite("README")
+@Suite("README", .timeLimit(.minutes(1)))
 struct ReadmeExampleTests {
   @Test("The client example runs as written")
   func clientExample() async throws {

@@ -1,24 +1,13 @@
 import InstantCore
 import InstantLocal
 import InstantLocalTesting
+import TestSupport
 import Testing
 
 /// Random well-formed JSON in every field of every op: the server answers each message (or stays
 /// silent where the protocol says so) and never drops the session.
 @Suite("random input")
 struct RandomInputTests {
-  /// A small deterministic generator (SplitMix64), so failures reproduce.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let ops = [
     "init", "add-query", "remove-query", "transact", "join-room", "leave-room", "set-presence", "client-broadcast",
     "refresh", "error", "start-sync",
@@ -28,7 +17,7 @@ struct RandomInputTests {
     "rule-params",
   ]
 
-  func value(_ g: inout Generator, depth: Int = 0) -> JSON {
+  func value(_ g: inout SeededGenerator, depth: Int = 0) -> JSON {
     switch Int.random(in: 0..<(depth > 2 ? 5 : 8), using: &g) {
     case 0: return .null
     case 1: return .bool(Bool.random(using: &g))
@@ -52,7 +41,7 @@ struct RandomInputTests {
   func randomMessagesNeverBreakTheSession(seed: UInt64) async throws {
     try await withInstantLocal { server in
       let (s, _) = try await server.connect()
-      var g = Generator(state: seed)
+      var g = SeededGenerator(seed: seed)
       for i in 0..<400 {
         var message: JSONObject = ["op": .string(Self.ops.randomElement(using: &g)!), "client-event-id": .string("r\(i)")]
         for key in ["q", "tx-steps", "room-id", "data", "topic", "app-id", "refresh-token", "versions"] where Bool.random(using: &g) {

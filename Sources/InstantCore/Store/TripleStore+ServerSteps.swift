@@ -3,9 +3,26 @@ struct ServerTransactionContext {
   let systemWrite: Bool
   var upsertedAttrs: [String] = []
   var deletedAttrs: [String] = []
-  /// (entity, etype) pairs that did not exist before and got data in this transaction.
+
+  init(now: Double, systemWrite: Bool) {
+    self.now = now
+    self.systemWrite = systemWrite
+  }
+  /// (entity, etype) pairs that did not exist before and got data in this transaction, in order.
   var newEntities: [(UInt32, String)] = []
-  var seenNew: Set<String> = []
+  private var newSet: Set<NewEntity> = []
+
+  private struct NewEntity: Hashable {
+    var entity: UInt32
+    var etype: String
+  }
+
+  /// Whether this transaction created `entity` in `etype`.
+  func isNew(_ entity: UInt32, _ etype: String) -> Bool { newSet.contains(NewEntity(entity: entity, etype: etype)) }
+
+  mutating func noteNew(_ entity: UInt32, _ etype: String) {
+    if newSet.insert(NewEntity(entity: entity, etype: etype)).inserted { newEntities.append((entity, etype)) }
+  }
 }
 
 extension TripleStore {
@@ -209,11 +226,11 @@ extension TripleStore {
         let r = aev[a]?[key]?.first
       {
         let e = records[Int(r)].e
-        existed = entityExists(e, etype: etype) && !ctx.seenNew.contains(symbols[e] + "\u{0}" + etype)
+        existed = entityExists(e, etype: etype) && !ctx.isNew(e, etype)
       } else if case let .string(s) = entityValue, let e = symbols.lookup(s.lowercased()) {
         // An entity this transaction created counts as new: `create` writes every attribute with
         // the mode, and the modes are checked against the store as it was before the transaction.
-        existed = entityExists(e, etype: etype) && !ctx.seenNew.contains(symbols[e] + "\u{0}" + etype)
+        existed = entityExists(e, etype: etype) && !ctx.isNew(e, etype)
       }
       if !mode.allows(entityExists: existed) {
         let hint: JSON = ["record-type": "entity", "etype": .string(etype)]
@@ -241,10 +258,7 @@ extension TripleStore {
   ) throws(TransactionError) {
     try Self.checkType(attr, value, step)
     let etype = attr.forwardIdentity.etype
-    if !entityExists(e, etype: etype) {
-      let key = symbols[e] + "\u{0}" + etype
-      if ctx.seenNew.insert(key).inserted { ctx.newEntities.append((e, etype)) }
-    }
+    if !entityExists(e, etype: etype) { ctx.noteNew(e, etype) }
     let v = key(for: value)
     if attr.isUnique, value != .null, let a = symbols.lookup(attr.id), let owners = aev[a]?[v] {
       var other = false

@@ -49,7 +49,7 @@ public final class InstantClient: Sendable {
     self.apiURI = apiURI
     self.websocketURI = websocketURI
     let logger = ClientLog.make()
-    let store = ClientStorage.make(storage ?? .defaultFile(appId: appId))
+    let (store, saved) = ClientStorage.make(storage ?? .defaultFile(appId: appId))
     if let problem = store.problem { logger.error("\(problem)") }
     storageProblem = store.problem
     var components = URLComponents(url: websocketURI, resolvingAgainstBaseURL: false)
@@ -59,7 +59,7 @@ public final class InstantClient: Sendable {
       config: .init(
         appID: appId, websocketURL: components?.url ?? websocketURI, transport: transport, schema: schema,
         cachedQueryLimit: max(0, cachedQueryLimit)),
-      storage: store, logger: logger)
+      storage: store, saved: saved, logger: logger)
     let reactor = self.reactor
     Task { await reactor.start() }
   }
@@ -127,23 +127,13 @@ public final class InstantClient: Sendable {
 
   /// ``pendingWrites`` now and after every change.
   public func pendingWriteUpdates() -> AsyncStream<[PendingWrite]> {
-    let reactor = self.reactor
-    let id = UUID()
-    return AsyncStream { continuation in
-      continuation.onTermination = { _ in Task { await reactor.unwatchPending(id) } }
-      Task { await reactor.watchPending(id, continuation) }
-    }
+    updates { reactor, id, continuation in await reactor.watchPending(id, continuation) }
   }
 
   /// Every write the server refuses from now on (each already rolled back locally), for writes
   /// nobody awaits with ``WriteReceipt/synced()``: show the user what did not save.
   public func rejectedWrites() -> AsyncStream<RejectedWrite> {
-    let reactor = self.reactor
-    let id = UUID()
-    return AsyncStream { continuation in
-      continuation.onTermination = { _ in Task { await reactor.unwatchRejections(id) } }
-      Task { await reactor.watchRejections(id, continuation) }
-    }
+    updates { reactor, id, continuation in await reactor.watchRejections(id, continuation) }
   }
 
   // MARK: Connection
@@ -154,11 +144,18 @@ public final class InstantClient: Sendable {
 
   /// ``status`` now and after every change.
   public func statusUpdates() -> AsyncStream<ConnectionStatus> {
+    updates { reactor, id, continuation in await reactor.watchStatus(id, continuation) }
+  }
+
+  /// A stream the reactor feeds through `open`, closed on its side when the caller stops reading.
+  private func updates<Value: Sendable>(
+    _ open: @escaping @Sendable (Reactor, UUID, AsyncStream<Value>.Continuation) async -> Void
+  ) -> AsyncStream<Value> {
     let reactor = self.reactor
     let id = UUID()
     return AsyncStream { continuation in
-      continuation.onTermination = { _ in Task { await reactor.unwatchStatus(id) } }
-      Task { await reactor.watchStatus(id, continuation) }
+      continuation.onTermination = { _ in Task { await reactor.unwatch(id) } }
+      Task { await open(reactor, id, continuation) }
     }
   }
 

@@ -28,6 +28,9 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     case storage
     /// The client was shut down.
     case shutDown
+    /// `synced()` for a write this client does not know (made by another client, or finished long
+    /// ago: the outcomes of the last 1,000 writes are kept).
+    case unknownWrite
   }
 
   public var kind: Kind

@@ -73,7 +73,8 @@ extension Reactor {
     if let outcome = outcomes[id] { return try outcome.get() }
     if let m = mutations.first(where: { $0.id == id }), let txID = m.txID { return txID }
     guard mutations.contains(where: { $0.id == id }) else {
-      throw InstantClientError(.shutDown, "no write with id \(id) is known to this client")
+      throw InstantClientError(
+        .unknownWrite, "no write with id \(id) is pending or recently finished on this client")
     }
     return try await withCheckedThrowingContinuation { continuation in
       syncWaiters[id, default: []].append(continuation)
@@ -100,7 +101,7 @@ extension Reactor {
       deliver(key)
     }
     finish(m.id, .failure(error))
-    for watcher in rejectionWatchers.values { watcher.yield(RejectedWrite(id: m.id, error: error)) }
+    rejectionWatchers.yield(RejectedWrite(id: m.id, error: error))
     notifyPendingWatchers()
   }
 

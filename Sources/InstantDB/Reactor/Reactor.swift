@@ -31,7 +31,7 @@ actor Reactor {
   var isNetworkAvailable = true
   var wakeup: (id: Int, continuation: CheckedContinuation<Void, Never>)?
   var wakeupCounter = 0
-  var statusWatchers: [UUID: AsyncStream<ConnectionStatus>.Continuation] = [:]
+  var statusWatchers = Watchers<ConnectionStatus>()
 
   // MARK: Data
 
@@ -49,30 +49,28 @@ actor Reactor {
   var syncWaiters: [String: [CheckedContinuation<Int, any Error>]] = [:]
   /// How often each write was retried after an attribute race (bounded).
   var attrConflictRetries: [String: Int] = [:]
-  var pendingWatchers: [UUID: AsyncStream<[PendingWrite]>.Continuation] = [:]
-  var rejectionWatchers: [UUID: AsyncStream<RejectedWrite>.Continuation] = [:]
+  var pendingWatchers = Watchers<[PendingWrite]>()
+  var rejectionWatchers = Watchers<RejectedWrite>()
   /// Server results waiting to be saved for offline start, written at most once a second.
   var cacheBatch: [String: ClientStorage.CachedQuery] = [:]
   var cacheFlushScheduled = false
 
-  init(config: Configuration, storage: ClientStorage, logger: Logger) {
+  /// - Parameter saved: what `storage` held when it was opened.
+  init(config: Configuration, storage: ClientStorage, saved: ClientStorage.Saved, logger: Logger) {
     self.config = config
     self.storage = storage
     self.logger = logger
     let linkIndex = config.schema?.linkIndex
     var attrs = AttrStore(linkIndex: linkIndex)
-    var mutations: [PendingMutation] = []
-    var cache: [String: ClientStorage.CachedQuery] = [:]
-    do {
-      if let saved = try storage.loadAttrs() { attrs = try AttrStore(json: saved, linkIndex: linkIndex) }
-      mutations = try storage.loadMutations()
-      cache = try storage.loadQueries()
-    } catch {
-      logger.error("could not read the local database: \(error)")
+    if let json = saved.attrs {
+      // Saved attrs that no longer parse are only a cache: the server sends them on `init-ok`.
+      do { attrs = try AttrStore(json: json, linkIndex: linkIndex) } catch {
+        logger.error("ignored saved attrs that do not parse: \(error)")
+      }
     }
     self.attrs = attrs
-    self.mutations = mutations
-    self.cache = cache
+    self.mutations = saved.mutations
+    self.cache = saved.queries
   }
 
   func start() {
@@ -172,12 +170,9 @@ actor Reactor {
     setStatus(.closed)
     for (_, state) in queries { state.subscribers.values.forEach { $0.finish() } }
     queries = [:]
-    statusWatchers.values.forEach { $0.finish() }
-    statusWatchers = [:]
-    pendingWatchers.values.forEach { $0.finish() }
-    pendingWatchers = [:]
-    rejectionWatchers.values.forEach { $0.finish() }
-    rejectionWatchers = [:]
+    statusWatchers.finishAll()
+    pendingWatchers.finishAll()
+    rejectionWatchers.finishAll()
     for (_, waiters) in syncWaiters {
       waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
     }
@@ -216,37 +211,40 @@ actor Reactor {
   func setStatus(_ new: ConnectionStatus) {
     guard new != status else { return }
     status = new
-    for watcher in statusWatchers.values { watcher.yield(new) }
+    statusWatchers.yield(new)
   }
-
-  func watchStatus(_ id: UUID, _ continuation: AsyncStream<ConnectionStatus>.Continuation) {
-    guard !isShutDown else { return continuation.finish() }
-    statusWatchers[id] = continuation
-    continuation.yield(status)
-  }
-
-  func unwatchStatus(_ id: UUID) { statusWatchers[id] = nil }
 
   var pendingWrites: [PendingWrite] { mutations.map(\.publicValue) }
 
+  /// Opens a stream of status changes (starting with the current one).
+  func watchStatus(_ id: UUID, _ continuation: AsyncStream<ConnectionStatus>.Continuation) {
+    guard !isShutDown else { return continuation.finish() }
+    statusWatchers.add(id, continuation)
+    continuation.yield(status)
+  }
+
+  /// Opens a stream of the pending-write queue (starting with the current one).
   func watchPending(_ id: UUID, _ continuation: AsyncStream<[PendingWrite]>.Continuation) {
     guard !isShutDown else { return continuation.finish() }
-    pendingWatchers[id] = continuation
+    pendingWatchers.add(id, continuation)
     continuation.yield(pendingWrites)
   }
 
-  func unwatchPending(_ id: UUID) { pendingWatchers[id] = nil }
-
+  /// Opens a stream of rejected writes.
   func watchRejections(_ id: UUID, _ continuation: AsyncStream<RejectedWrite>.Continuation) {
     guard !isShutDown else { return continuation.finish() }
-    rejectionWatchers[id] = continuation
+    rejectionWatchers.add(id, continuation)
   }
 
-  func unwatchRejections(_ id: UUID) { rejectionWatchers[id] = nil }
+  /// Closes the stream `id`, whichever kind it is.
+  func unwatch(_ id: UUID) {
+    statusWatchers.remove(id)
+    pendingWatchers.remove(id)
+    rejectionWatchers.remove(id)
+  }
 
   func notifyPendingWatchers() {
     guard !pendingWatchers.isEmpty else { return }
-    let value = pendingWrites
-    for watcher in pendingWatchers.values { watcher.yield(value) }
+    pendingWatchers.yield(pendingWrites)
   }
 }

@@ -28,9 +28,17 @@ final class ClientStorage: Sendable {
     if lockFD >= 0 { close(lockFD) }
   }
 
-  /// Opens `storage`. Never fails: a file that cannot be used is reported in ``problem`` and the
-  /// client falls back to memory (or to a fresh file, when the old one was unreadable).
-  static func make(_ storage: InstantStorage) -> ClientStorage {
+  /// What a database held when it was opened.
+  struct Saved {
+    var attrs: JSON?
+    var mutations: [PendingMutation] = []
+    var queries: [String: CachedQuery] = [:]
+  }
+
+  /// Opens `storage` and reads what it holds. Never fails: a file that cannot be used is reported
+  /// in ``problem`` and the client falls back to memory (or to a fresh file, when the old one was
+  /// unreadable).
+  static func make(_ storage: InstantStorage) -> (ClientStorage, Saved) {
     guard case let .sqlite(url) = storage else { return memory(problem: nil) }
     let path = url.path
     do {
@@ -47,9 +55,9 @@ final class ClientStorage: Sendable {
       return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "locked"))
     }
     do {
-      let db = try openFile(path)
-      try validate(db)
-      return ClientStorage(db: db, lockFD: fd, problem: nil)
+      let opened = ClientStorage(db: try openFile(path), lockFD: fd, problem: nil)
+      // Every row is read here, once: a file that opens but holds garbage is caught at start.
+      return (opened, try opened.load())
     } catch {
       // Unreadable: keep it for inspection, never reuse or delete it.
       let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
@@ -58,7 +66,7 @@ final class ClientStorage: Sendable {
       }
       let problem = StorageProblem(kind: .unreadable, path: path, movedTo: aside, reason: "\(error)")
       do {
-        return ClientStorage(db: try openFile(path), lockFD: fd, problem: problem)
+        return (ClientStorage(db: try openFile(path), lockFD: fd, problem: problem), Saved())
       } catch {
         close(fd)
         return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)"))
@@ -66,11 +74,11 @@ final class ClientStorage: Sendable {
     }
   }
 
-  private static func memory(problem: StorageProblem?) -> ClientStorage {
+  private static func memory(problem: StorageProblem?) -> (ClientStorage, Saved) {
     // An in-memory database cannot fail to open or migrate.
     let db = try! DatabaseQueue()
     try! migrate(db)
-    return ClientStorage(db: db, lockFD: -1, problem: problem)
+    return (ClientStorage(db: db, lockFD: -1, problem: problem), Saved())
   }
 
   private static func openFile(_ path: String) throws -> DatabaseQueue {
@@ -99,16 +107,13 @@ final class ClientStorage: Sendable {
     try migrator.migrate(db)
   }
 
-  /// Reads every row once, so a file that opens but holds garbage is caught at start.
-  private static func validate(_ db: DatabaseQueue) throws {
-    _ = try db.read { db in
+  /// Checks the file and reads everything in it; throws if any of it cannot be read.
+  private func load() throws -> Saved {
+    try db.read { db in
       let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "?"
       guard check == "ok" else { throw StorageReadError("quick_check: \(check)") }
     }
-    let storage = ClientStorage(db: db, lockFD: -1, problem: nil)
-    _ = try storage.loadMutations()
-    _ = try storage.loadAttrs()
-    _ = try storage.loadQueries()
+    return Saved(attrs: try loadAttrs(), mutations: try loadMutations(), queries: try loadQueries())
   }
 
   // MARK: Pending writes

@@ -1,6 +1,5 @@
 import Foundation
 import InstantDB
-import Synchronization
 
 /// Fault injection: a real NIO socket whose incoming frames can be joined by frames the test
 /// makes up (malformed, unexpected, out of order) and whose outgoing frames are recorded.

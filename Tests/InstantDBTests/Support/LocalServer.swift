@@ -5,7 +5,6 @@ import InstantLocal
 import InstantLocalTesting
 import Testing
 import Logging
-import Synchronization
 
 /// A running instant-local (from `withInstantLocal`) and clients pointed at it.
 struct LocalServer {

@@ -1,10 +1,17 @@
-import Synchronization
+import Foundation
 
-/// A value behind a lock that can be shared by reference (a `Mutex` cannot be copied).
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+/// A value behind a lock, shared by reference. (`Synchronization.Mutex` would need macOS 15; the
+/// package supports macOS 14.)
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  // Safety: `value` is only read or written while `lock` is held.
+  private let lock = NSLock()
+  private var value: Value
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) { self.value = value }
 
-  func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
 }

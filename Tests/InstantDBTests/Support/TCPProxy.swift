@@ -1,6 +1,5 @@
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A TCP proxy on loopback between clients and a server, for fault injection: it forwards bytes
 /// both ways and can cut every open connection at once.

@@ -1,0 +1,49 @@
+import InstantCore
+import Testing
+
+@testable import InstantDB
+
+/// The small rules docs/client.md states, checked on their own.
+@Suite("Client parts")
+struct ClientPartsTests {
+  @Test("Reconnect waits 0, 1, 2 … 10, 10 s and starts again at 0 after init-ok")
+  func backoff() {
+    var backoff = ReconnectBackoff()
+    let waits = (0..<13).map { _ in backoff.next() }
+    #expect(waits == (0...10).map { Duration.seconds($0) } + [.seconds(10), .seconds(10)])
+    backoff.reset()
+    #expect(backoff.next() == .zero)
+  }
+
+  @Test("INSTANTDB_LOG_LEVEL and INSTANTDB_DEBUG choose the log level; errors only by default")
+  func logLevel() {
+    #expect(ClientLog.level([:]) == .error)
+    #expect(ClientLog.level(["INSTANTDB_LOG_LEVEL": "info"]) == .info)
+    #expect(ClientLog.level(["INSTANTDB_LOG_LEVEL": "DEBUG"]) == .debug)
+    #expect(ClientLog.level(["INSTANTDB_LOG_LEVEL": "off"]) == .critical)
+    #expect(ClientLog.level(["INSTANTDB_LOG_LEVEL": "nonsense"]) == .error)
+    #expect(ClientLog.level(["INSTANTDB_LOG_LEVEL": "off", "INSTANTDB_DEBUG": "1"]) == .debug)
+  }
+
+  @Test("Tokens never reach a log line, even at debug")
+  func redaction() {
+    let frame: JSON = ["op": "init", "app-id": "a", "refresh-token": "secret-1", "__admin-token": "secret-2"]
+    let logged = Reactor.redacted(frame).serialized()
+    #expect(!logged.contains("secret"))
+    #expect(logged.contains("<redacted>"))
+    #expect(Reactor.redacted(["op": "add-query"]) == ["op": "add-query"])
+  }
+
+  @Test("A re-send drops create modes only")
+  func resendFrame() {
+    let steps: [JSON] = [
+      ["add-triple", "e", "a", "v", ["mode": "create"]], ["add-triple", "e", "b", 1, ["mode": "update"]],
+      ["delete-entity", "e", "todos"],
+    ]
+    let m = PendingMutation(id: "w", order: 1, created: 0, steps: steps)
+    #expect(m.frame(resend: false)["tx-steps"] == .array(steps))
+    #expect(
+      m.frame(resend: true)["tx-steps"]
+        == [["add-triple", "e", "a", "v"], ["add-triple", "e", "b", 1, ["mode": "update"]], ["delete-entity", "e", "todos"]])
+  }
+}

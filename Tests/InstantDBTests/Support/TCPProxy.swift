@@ -79,13 +79,11 @@ private final class Glue: ChannelDuplexHandler, @unchecked Sendable {
   }
 
   private func write(_ data: ByteBuffer) {
-    guard let context else { return }
-    context.eventLoop.execute { context.writeAndFlush(NIOAny(data), promise: nil) }
+    context?.channel.writeAndFlush(data, promise: nil)
   }
 
   private func closeFromPartner() {
-    guard let context else { return }
-    context.eventLoop.execute { context.close(promise: nil) }
+    context?.channel.close(promise: nil)
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -1,0 +1,136 @@
+import Foundation
+import InstantDB
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Testing
+
+/// The NIO transport against servers that misbehave: it fails fast where a browser's WebSocket
+/// would, and never waits on a socket that cannot answer.
+@Suite("NIO transport", .timeLimit(.minutes(1)))
+struct NIOTransportTests {
+  static func url(_ port: Int) -> URL { URL(string: "ws://127.0.0.1:\(port)/runtime/session?app_id=x")! }
+
+  @Test("A connection closed after the upgrade request fails the connect at once, not at the timeout")
+  func closedDuringHandshake() async throws {
+    let server = try await RawServer.start { HangUp() }
+    defer { server.stop() }
+    let transport = NIOWebSocketTransport(connectTimeout: .seconds(40))
+    let start = ContinuousClock.now
+    let error = await #expect(throws: WebSocketTransportError.self) {
+      _ = try await transport.connect(to: Self.url(server.port))
+    }
+    #expect(error?.description.contains("during the WebSocket handshake") == true, "\(String(describing: error))")
+    let waited = ContinuousClock.now - start
+    #expect(waited < .seconds(30), "the connect waited \(waited) for a socket that was already closed")
+  }
+
+  @Test("A server that never answers the upgrade is given up on after connectTimeout")
+  func silentHandshake() async throws {
+    let server = try await RawServer.start { Silent() }
+    defer { server.stop() }
+    let transport = NIOWebSocketTransport(connectTimeout: .milliseconds(300))
+    let error = await #expect(throws: WebSocketTransportError.self) {
+      _ = try await transport.connect(to: Self.url(server.port))
+    }
+    #expect(error?.description.contains("no WebSocket handshake") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("app_id") == false, "the query is left out of error messages")
+  }
+
+  @Test("A server that answers the upgrade with plain HTTP is a refused upgrade")
+  func refusedUpgrade() async throws {
+    let server = try await RawServer.start { NotFound() }
+    defer { server.stop() }
+    let error = await #expect(throws: WebSocketTransportError.self) {
+      _ = try await NIOWebSocketTransport().connect(to: Self.url(server.port))
+    }
+    #expect(error?.description.contains("refused the WebSocket upgrade") == true, "\(String(describing: error))")
+  }
+
+  @Test("Nothing listening: the connect fails with the address")
+  func nothingListening() async throws {
+    let server = try await RawServer.start { Silent() }
+    let port = server.port
+    server.stop()
+    try await Task.sleep(for: .milliseconds(50))
+    let error = await #expect(throws: WebSocketTransportError.self) {
+      _ = try await NIOWebSocketTransport().connect(to: Self.url(port))
+    }
+    #expect(error?.description.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
+  }
+
+  @Test("Not a WebSocket URL: a clear error")
+  func badURL() async throws {
+    let error = await #expect(throws: WebSocketTransportError.self) {
+      _ = try await NIOWebSocketTransport().connect(to: URL(string: "http://127.0.0.1:1/x")!)
+    }
+    #expect(error?.description.contains("not a WebSocket URL") == true)
+  }
+
+  @Test("A socket whose server stops answering pings is closed after two ping intervals")
+  func deadSocket() async throws {
+    let server = try await RawServer.webSocket()
+    defer { server.stop() }
+    let transport = NIOWebSocketTransport(pingInterval: .milliseconds(100))
+    let socket = try await transport.connect(to: Self.url(server.port))
+    socket.send("hello")
+    let start = ContinuousClock.now
+    await #expect(throws: WebSocketTransportError.self) {
+      for try await _ in socket.messages {}
+    }
+    #expect(ContinuousClock.now - start < .seconds(20))
+  }
+}
+
+/// A TCP server on loopback whose connections are served by a fresh handler each.
+struct RawServer {
+  let channel: any Channel
+  var port: Int { channel.localAddress!.port! }
+
+  static func start(_ handler: @escaping @Sendable () -> any ChannelHandler & Sendable) async throws -> RawServer {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .childChannelInitializer { $0.pipeline.addHandler(handler()) }
+      .bind(host: "127.0.0.1", port: 0).get()
+    return RawServer(channel: channel)
+  }
+
+  /// A WebSocket server that completes the handshake, then reads frames and never answers.
+  static func webSocket() async throws -> RawServer {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .childChannelInitializer { channel in
+        let upgrader = NIOWebSocketServerUpgrader(
+          shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+          upgradePipelineHandler: { channel, _ in channel.pipeline.addHandler(Silent()) })
+        return channel.pipeline.configureHTTPServerPipeline(
+          withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+      }
+      .bind(host: "127.0.0.1", port: 0).get()
+    return RawServer(channel: channel)
+  }
+
+  func stop() { channel.close(promise: nil) }
+}
+
+/// Reads the request and hangs up without answering.
+private final class HangUp: ChannelInboundHandler, Sendable {
+  typealias InboundIn = ByteBuffer
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.close(promise: nil) }
+}
+
+/// Reads everything and answers nothing.
+private final class Silent: ChannelInboundHandler, Sendable {
+  typealias InboundIn = Any
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// Answers any request with a 404 and closes.
+private final class NotFound: ChannelInboundHandler, Sendable {
+  typealias InboundIn = ByteBuffer
+  typealias OutboundOut = ByteBuffer
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let response = "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in channel.close(promise: nil) }
+  }
+}

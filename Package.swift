@@ -172,6 +172,7 @@ let package = Package(
         "InstantCore",
         "InstantLocal",
         "InstantLocalTesting",
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

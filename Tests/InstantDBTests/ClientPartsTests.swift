@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import InstantCore
 import Testing
 
@@ -45,5 +47,33 @@ struct ClientPartsTests {
     #expect(
       m.frame(resend: true)["tx-steps"]
         == [["add-triple", "e", "a", "v"], ["add-triple", "e", "b", 1, ["mode": "update"]], ["delete-entity", "e", "todos"]])
+  }
+
+  @Test("A database file another connection holds for a moment is waited for, not mistaken for unreadable")
+  func busyDatabase() async throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("a.sqlite")
+    do {
+      let (storage, _) = ClientStorage.make(.sqlite(file))
+      try storage.insert(PendingMutation(id: "m1", order: 1, created: 0, steps: [["add-triple", "e", "a", 1]]))
+      storage.releaseLock()
+    }
+    // The exclusive lock a closing connection takes to checkpoint, held for half a second.
+    let other = try DatabaseQueue(path: file.path)
+    try await other.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+      try db.execute(sql: "BEGIN EXCLUSIVE")
+      try db.execute(sql: "COMMIT")  // the lock stays until the connection closes
+    }
+    let release = Task.detached {
+      try await Task.sleep(for: .milliseconds(500))
+      try other.close()
+    }
+    let (storage, saved) = ClientStorage.make(.sqlite(file))
+    try await release.value
+    #expect(storage.problem == nil, "\(String(describing: storage.problem))")
+    #expect(saved.mutations.map(\.id) == ["m1"])
+    #expect(!FileManager.default.fileExists(atPath: file.path + ".unreadable"), "nothing moved aside")
   }
 }

@@ -61,7 +61,13 @@ struct ConnectionCutTests {
         let pb = await b.pendingWrites
         return (pa + pb).allSatisfy { $0.state == .synced }
       }
-      #expect(rejectionsA.values.isEmpty && rejectionsB.values.isEmpty, "refused: \(rejectionsA.values + rejectionsB.values)")
+      // The one refusal a cut can cause (docs/client.md, "Re-sends and duplicates"): an update
+      // re-sent after it and this client's later delete of the entity both committed. Anything
+      // else is a failure; whether every write landed is checked against the model below.
+      let refused = (rejectionsA.values + rejectionsB.values).filter {
+        !$0.error.description.contains("Updating entities that don't exist")
+      }
+      #expect(refused.isEmpty, "refused: \(refused)")
 
       func matchesModel(_ r: QueryResult) -> Bool {
         var seen: [String: Double] = [:]

@@ -1,3 +1,4 @@
+import GRDB
 import Foundation
 import InstantCore
 import InstantDB
@@ -95,6 +96,45 @@ struct OfflineDurabilityTests {
     try await a.transact(.update("todos", .id(InstantID.make()), ["title": "fresh"]))
     let pendingCount = await a.pendingWrites.count
     #expect(pendingCount == 1)
+  }
+
+  @Test("A write that cannot be saved on this device is withdrawn from every query and throws")
+  func unsavableWrite() async throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("a.sqlite")
+    try await withServer { server in
+      let a = server.client(storage: .sqlite(file))
+      defer { Task { await a.shutdown() } }
+      let watch = Watcher(a.subscribe(["todos": [:]]))
+      try await watch.next { !$0.isFromCache }
+      try await a.transact(.update("todos", .id(InstantID.make()), ["title": "kept"])).synced()
+
+      // Another connection to the same file makes every new write fail, as a full or broken disk would.
+      var patient = Configuration()
+      patient.busyMode = .timeout(10)
+      let saboteur = try DatabaseQueue(path: file.path, configuration: patient)
+      try await saboteur.write {
+        try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON mutation BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+      }
+      let error = await #expect(throws: InstantClientError.self) {
+        try await a.transact(.update("todos", .id(InstantID.make()), ["title": "lost"]))
+      }
+      #expect(error?.kind == .storage)
+      #expect(error?.description.contains("disk says no") == true, "\(String(describing: error))")
+      try await saboteur.write { try $0.execute(sql: "DROP TRIGGER refuse") }
+      // Offline, no server result can rebuild the query: only the withdrawal keeps "lost" out of
+      // the next write's result.
+      await a.setNetworkAvailable(false)
+      try await a.transact(.update("todos", .id(InstantID.make()), ["title": "after"]))
+      try await watch.next { $0.column("todos", "title").contains("after") }
+      let unsynced = await a.pendingWrites.filter { $0.state != .synced }
+      #expect(unsynced.count == 1, "only the saved offline write is pending: \(unsynced)")
+      let titles = try #require(watch.last).column("todos", "title")
+      #expect(Set(titles) == ["kept", "after"])
+      await a.setNetworkAvailable(true)
+      try await watch.next { !$0.hasPendingWrites && Set($0.column("todos", "title")) == ["kept", "after"] }
+    }
   }
 
   @Test("Two clients cannot share one database file")

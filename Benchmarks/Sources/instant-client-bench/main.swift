@@ -22,12 +22,13 @@ func client(port: Int, storage: InstantStorage = .memory) -> InstantClient {
 }
 
 /// Follows a subscription: `wait` reads answers until one matches (no polling).
-final class Follower {
+// Safety: each follower is read by one task at a time.
+final class Follower: @unchecked Sendable {
   var iterator: AsyncStream<QueryResult>.Iterator
 
   init(_ subscription: QuerySubscription) { iterator = subscription.makeAsyncIterator() }
 
-  func wait(_ predicate: (QueryResult) -> Bool) async {
+  func wait(_ predicate: @Sendable (QueryResult) -> Bool) async {
     while let r = await iterator.next() {
       if predicate(r) { return }
     }
@@ -56,10 +57,12 @@ let a = client(port: port)
 let b = client(port: port)
 let all: JSON = ["items": [:]]
 let bucket: JSON = ["items": ["$": ["where": ["bucket": 7]]]]
-let watchA = Follower(a.subscribe(all))
-let watchAFiltered = Follower(a.subscribe(bucket))
-let watchB = Follower(b.subscribe(all))
-await watchA.wait { !$0.isFromCache }
+func count(_ r: QueryResult) -> Int { r.data["items"]?.arrayValue?.count ?? 0 }
+func has(_ r: QueryResult, _ id: String, _ n: Double) -> Bool {
+  r.data["items"]?.arrayValue?.contains { $0["id"] == .string(id) && $0["n"] == .number(n) } == true
+}
+
+// Setup: 1k items written by A (no live query yet, so the load costs no refreshes).
 var ids: [String] = []
 for chunk in 0..<10 {
   var ops: [InstaMLOp] = []
@@ -70,42 +73,56 @@ for chunk in 0..<10 {
   }
   try await a.transact(ops).synced()
 }
-func count(_ r: QueryResult) -> Int { r.data["items"]?.arrayValue?.count ?? 0 }
-func has(_ r: QueryResult, _ id: String, _ n: Double) -> Bool {
-  r.data["items"]?.arrayValue?.contains { $0["id"] == .string(id) && $0["n"] == .number(n) } == true
-}
-await watchA.wait { count($0) == 1000 && !$0.hasPendingWrites }
-await watchAFiltered.wait { count($0) == 20 }
-await watchB.wait { count($0) == 1000 }
+let bucketIDs = ids.enumerated().filter { $0.offset % 50 == 7 }.map(\.element)
+var written = 0.0
 
-// 2. A → B through instant-local (both online, every query re-evaluated on both sides).
-var remote: [Duration] = []
-for i in 1...iterations {
-  let id = ids[i % ids.count]
+/// A updates `id`; returns how long until `follower` sees the new value.
+@MainActor func timedWrite(_ writer: InstantClient, _ id: String, _ follower: Follower) async throws -> Duration {
+  written += 1
+  let value = written
   let clock = ContinuousClock.now
-  try await a.transact(.update("items", .id(id), ["n": .number(Double(i))]))
-  await watchB.wait { has($0, id, Double(i)) }
-  remote.append(ContinuousClock.now - clock)
+  try await writer.transact(.update("items", .id(id), ["n": .number(value)]))
+  await follower.wait { has($0, id, value) }
+  return ContinuousClock.now - clock
 }
-report("A write → B subscriber via instant-local (B's query returns 1k rows)", remote)
+
+// 2a. A → B through instant-local, B's only query is a where over the 1k rows (20 returned).
+let watchBFiltered = Follower(b.subscribe(bucket))
+await watchBFiltered.wait { count($0) == 20 && !$0.isFromCache }
+var remoteSmall: [Duration] = []
+for i in 1...iterations { remoteSmall.append(try await timedWrite(a, bucketIDs[i % bucketIDs.count], watchBFiltered)) }
+report("A write → B subscriber via instant-local (where over 1k rows, 20 returned)", remoteSmall)
+
+// 2b. The same with a query returning all 1k rows on B (each refresh carries 1k rows).
+let watchB = Follower(b.subscribe(all))
+await watchB.wait { count($0) == 1000 && !$0.isFromCache }
+var remote: [Duration] = []
+for i in 1...iterations { remote.append(try await timedWrite(a, ids[i % ids.count], watchB)) }
+report("A write → B subscriber via instant-local (all 1k rows returned)", remote)
 
 // 1. Own write → own subscriber, offline (no server traffic in the way), store of 1k rows.
+let watchAFiltered = Follower(a.subscribe(bucket))
+await watchAFiltered.wait { count($0) == 20 && !$0.isFromCache }
 await a.setNetworkAvailable(false)
-let bucketIDs = ids.enumerated().filter { $0.offset % 50 == 7 }.map(\.element)
-var localAll: [Duration] = []
 var localFiltered: [Duration] = []
-for i in 1...iterations {
-  let id = bucketIDs[i % bucketIDs.count]
-  let value = Double(iterations + i)
-  let clock = ContinuousClock.now
-  try await a.transact(.update("items", .id(id), ["n": .number(value)]))
-  await watchAFiltered.wait { has($0, id, value) }
-  localFiltered.append(ContinuousClock.now - clock)
-  await watchA.wait { has($0, id, value) }
-  localAll.append(ContinuousClock.now - clock)
-}
-report("local write → own subscriber, where over 1k rows (20 returned)", localFiltered)
-report("local write → own subscriber, all 1k rows returned", localAll)
+for i in 1...iterations { localFiltered.append(try await timedWrite(a, bucketIDs[i % bucketIDs.count], watchAFiltered)) }
+report("local write → own subscriber, where over 1k rows (20 returned), the only query", localFiltered)
+await a.setNetworkAvailable(true)
+let watchA = Follower(a.subscribe(all))
+await watchA.wait { count($0) == 1000 && !$0.isFromCache }
+// The offline writes of the phase before land first, so this phase starts with none pending.
+while await a.pendingWrites.contains(where: { $0.state != .synced }) { try await Task.sleep(for: .milliseconds(10)) }
+await a.setNetworkAvailable(false)
+var localAll: [Duration] = []
+for i in 1...iterations { localAll.append(try await timedWrite(a, bucketIDs[i % bucketIDs.count], watchA)) }
+report("local write → own subscriber, all 1k rows returned (with the where query live too)", localAll)
+
+// 5. Back online with those writes pending: until the server has acknowledged every one.
+let backlog = await a.pendingWrites.filter { $0.state != .synced }.count
+let flushStart = ContinuousClock.now
+await a.setNetworkAvailable(true)
+while await a.pendingWrites.contains(where: { $0.state != .synced }) { try await Task.sleep(for: .milliseconds(5)) }
+print("reconnect → \(backlog) offline writes acknowledged (two live queries, 1k rows): \(ContinuousClock.now - flushStart)")
 
 // 4 (setup). Cache a 1k-row result in a file.
 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-client-bench-\(UUID().uuidString)")

@@ -9,8 +9,11 @@ extension TripleStore {
   ///   be resolved is dropped (the optimistic update waits for the server);
   /// - steps naming unknown attrs are no-ops; unknown actions throw.
   ///
-  /// The batch is atomic: if a step throws, the store is left exactly as it was.
-  public mutating func transact(_ steps: [JSON]) throws(StoreError) {
+  /// With `atomically` (the default) the batch is atomic: if a step throws, the store is left
+  /// exactly as it was. Without it the steps are applied in place, which spares a copy of the
+  /// store per batch, and a step that throws leaves the steps before it applied: for a caller
+  /// that rebuilds the store when that happens.
+  public mutating func transact(_ steps: [JSON], atomically: Bool = true) throws(StoreError) {
     var parsed: [TxStep] = []
     parsed.reserveCapacity(steps.count)
     for step in steps {
@@ -22,6 +25,11 @@ extension TripleStore {
       }
     }
     let kept = parsed.filter { passesModeCheck($0) }
+    guard atomically else {
+      clientClock = maxTime
+      for step in kept { try apply(step) }
+      return
+    }
     var draft = self
     draft.clientClock = maxTime
     for step in kept {

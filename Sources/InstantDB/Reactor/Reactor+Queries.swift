@@ -77,7 +77,7 @@ extension Reactor {
     cacheBatch[key] = cached
     guard !cacheFlushScheduled else { return }
     cacheFlushScheduled = true
-    Task.detached {
+    cacheSave = Task.detached {
       try? await Task.sleep(for: .seconds(1))
       await self.saveCache(self.takeCacheBatch())
     }
@@ -112,21 +112,29 @@ extension Reactor {
   }
 
   /// The server's store with every pending write that it does not reflect yet applied, in order.
+  /// The writes are applied in place on one copy of the server's store (a backlog of n writes
+  /// costs one copy, not n); a write that fails is logged and left out, and the rest re-applied.
   func rebuildOverlay(_ key: String) {
     guard let base = queries[key]?.base else { return }
-    var store = base
-    var applied: [String] = []
     let processed = queries[key]!.processedTxID
-    for m in mutations where m.applies(over: processed) {
-      do {
-        try store.transact(m.steps)
-        applied.append(m.id)
-      } catch {
-        logger.error("a pending write could not be applied locally: \(error)")
+    var failed: Set<String> = []
+    rebuild: while true {
+      var store = base
+      var applied: [String] = []
+      for m in mutations where m.applies(over: processed) && !failed.contains(m.id) {
+        do {
+          try store.transact(m.steps, atomically: false)
+          applied.append(m.id)
+        } catch {
+          logger.error("a pending write could not be applied locally: \(error)")
+          failed.insert(m.id)
+          continue rebuild
+        }
       }
+      queries[key]!.overlay = store
+      queries[key]!.overlaid = applied
+      return
     }
-    queries[key]!.overlay = store
-    queries[key]!.overlaid = applied
   }
 
   /// Evaluates the query with InstantCore and sends the answer to its subscribers if it changed.

@@ -2,8 +2,9 @@ import Foundation
 import InstantCore
 
 extension Reactor {
-  /// Expands `ops`, saves the write (the *enqueued* moment), shows it to every query at once and
-  /// sends it if connected. Returns the write's id.
+  /// Expands `ops`, shows the write to every query at once, saves it (the *enqueued* moment; a
+  /// write that cannot be saved is withdrawn and throws) and sends it if connected. Returns the
+  /// write's id.
   func transact(_ ops: [InstaMLOp]) throws(InstantClientError) -> String {
     guard !isShutDown else { throw InstantClientError(.shutDown, "the client was shut down") }
     switch appStatus {
@@ -26,15 +27,8 @@ extension Reactor {
     let m = PendingMutation(
       id: InstantID.make(), order: (mutations.last?.order ?? 0) + 1,
       created: (Date().timeIntervalSince1970 * 1000).rounded(), steps: steps, wasSent: sendNow)
-    do {
-      try storage.insert(m)
-    } catch {
-      throw InstantClientError(.storage, "the write could not be saved on this device: \(error)")
-    }
-    mutations.append(m)
-    // Kept up to date rather than rebuilt, so an enqueue costs the same whatever the backlog.
-    if optimisticAttrsCache != nil { Self.addAttrs(of: m, to: &optimisticAttrsCache!) }
-    // A new write comes after every pending one, so it is applied on top of each overlay as is.
+    // Shown first, saved next: subscribers are not kept waiting on the disk. A new write comes
+    // after every pending one, so it is applied on top of each overlay as is.
     for key in queries.keys {
       guard queries[key]!.overlay != nil else { continue }
       do {
@@ -45,6 +39,19 @@ extension Reactor {
       }
       deliver(key)
     }
+    do {
+      try storage.insert(m)
+    } catch {
+      // Not saved, so not made: withdrawn from every query before the caller hears why.
+      for key in queries.keys {
+        rebuildOverlay(key)
+        deliver(key)
+      }
+      throw InstantClientError(.storage, "the write could not be saved on this device: \(error)")
+    }
+    mutations.append(m)
+    // Kept up to date rather than rebuilt, so an enqueue costs the same whatever the backlog.
+    if optimisticAttrsCache != nil { Self.addAttrs(of: m, to: &optimisticAttrsCache!) }
     if sendNow {
       send(m.frame(resend: false))
       mutations[mutations.count - 1].sentOnThisSocket = true

@@ -54,6 +54,8 @@ actor Reactor {
   /// Server results waiting to be saved for offline start, written at most once a second.
   var cacheBatch: [String: ClientStorage.CachedQuery] = [:]
   var cacheFlushScheduled = false
+  /// The scheduled save of `cacheBatch`; shutdown waits for it so the file is quiet when released.
+  var cacheSave: Task<Void, Never>?
 
   /// - Parameter saved: what `storage` held when it was opened.
   init(config: Configuration, storage: ClientStorage, saved: ClientStorage.Saved, logger: Logger) {
@@ -177,6 +179,8 @@ actor Reactor {
       waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
     }
     syncWaiters = [:]
+    cacheSave?.cancel()  // skips its sleep; the batch is saved below or by the task, once
+    await cacheSave?.value
     saveCache(takeCacheBatch())
     storage.releaseLock()
   }

@@ -58,6 +58,11 @@ final class ClientStorage: Sendable {
       let opened = ClientStorage(db: try openFile(path), lockFD: fd, problem: nil)
       // Every row is read here, once: a file that opens but holds garbage is caught at start.
       return (opened, try opened.load())
+    } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
+      // Busy is not broken: some other process holds the file longer than `busyTimeout`. It is
+      // left alone, and this client keeps its state in memory.
+      close(fd)
+      return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "\(error)"))
     } catch {
       // Unreadable: keep it for inspection, never reuse or delete it.
       let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
@@ -81,8 +86,14 @@ final class ClientStorage: Sendable {
     return (ClientStorage(db: db, lockFD: -1, problem: problem), Saved())
   }
 
+  /// How long opening the file waits for another connection's lock, in seconds.
+  static let busyTimeout: TimeInterval = 5
+
   private static func openFile(_ path: String) throws -> DatabaseQueue {
     var configuration = Configuration()
+    // A lock held by another connection (a save finishing in a client that is shutting down, a
+    // tool reading the file) is waited for rather than failing the open.
+    configuration.busyMode = .timeout(busyTimeout)
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
     }
@@ -119,10 +130,10 @@ final class ClientStorage: Sendable {
   // MARK: Pending writes
 
   func insert(_ m: PendingMutation) throws {
+    let steps = JSON.array(m.steps).serialized()
     try db.write { db in
-      try db.execute(
-        sql: "INSERT INTO mutation (id, ord, created, steps, tx_id, sent) VALUES (?, ?, ?, ?, ?, ?)",
-        arguments: [m.id, m.order, m.created, JSON.array(m.steps).serialized(), m.txID, m.wasSent])
+      try db.cachedStatement(sql: "INSERT INTO mutation (id, ord, created, steps, tx_id, sent) VALUES (?, ?, ?, ?, ?, ?)")
+        .execute(arguments: [m.id, m.order, m.created, steps, m.txID, m.wasSent])
     }
   }
 

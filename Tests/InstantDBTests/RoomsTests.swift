@@ -87,11 +87,13 @@ struct RoomsTests {
     }
   }
 
-  @Test("A reconnect keeps both clients in the room with their current presence")
+  @Test("A cut connection: both clients stay in the room with current presence; the old session disappears")
   func reconnectRejoins() async throws {
     try await withServer { server in
+      let proxy = try await TCPProxy.start(to: server.port)
+      defer { Task { await proxy.stop() } }
       let transport = InjectingTransport()
-      let a = server.client(transport: transport)
+      let a = LocalServer.client(port: proxy.port, transport: transport)
       let b = server.client()
       defer { Task { await a.shutdown(); await b.shutdown() } }
       let roomA = try await a.joinRoom(type: "cursors", id: "re", initialPresence: Cursor(name: "A", x: 0))
@@ -103,7 +105,7 @@ struct RoomsTests {
       try await waitFor(seenByB, "B sees A at 7") { $0.peers.first?.data.x == 7 }
       let firstPeerID = seenByA.values.last?.peerID
 
-      await a.reconnectNow()
+      proxy.cutAll()
       try await waitFor(seenByA, "A is back with a new session") { !$0.isLoading && $0.peerID != firstPeerID && $0.hasPeers }
       try await waitFor(seenByB, "B sees the new session of A, still at 7") {
         $0.peers.count == 1 && $0.peers.first?.id != firstPeerID && $0.peers.first?.data == Cursor(name: "A", x: 7)

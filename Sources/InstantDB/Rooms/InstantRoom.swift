@@ -56,7 +56,8 @@ public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendab
   public var presence: RoomPresence<Presence> {
     get async {
       let raw = await reactor.roomPresence(id) ?? RoomPresence(user: .object([:]))
-      return decode(raw, failed: nil)
+      var decoder = PresenceDecoder(fallbackUser: initialPresence, logger: logger)
+      return decoder.decode(raw)
     }
   }
 
@@ -73,9 +74,9 @@ public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendab
       // This task holds the handle, and so the room, while someone reads the stream.
       Task {
         await reactor.watchPresence(id, watcher, raw.continuation)
-        var failed: Set<String> = []
+        var decoder = PresenceDecoder(fallbackUser: self.initialPresence, logger: self.logger)
         for await snapshot in raw.stream {
-          continuation.yield(self.decode(snapshot, failed: &failed))
+          continuation.yield(decoder.decode(snapshot))
         }
         continuation.finish()
       }
@@ -114,32 +115,5 @@ public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendab
         continuation.finish()
       }
     }
-  }
-
-  // MARK: Decoding
-
-  private func decode(_ raw: RoomPresence<JSON>, failed: Set<String>?) -> RoomPresence<Presence> {
-    var failed = failed ?? []
-    return decode(raw, failed: &failed)
-  }
-
-  /// `raw` with every presence decoded; `failed` remembers which peers were already logged, so a
-  /// peer that keeps sending bad presence is logged once.
-  private func decode(_ raw: RoomPresence<JSON>, failed: inout Set<String>) -> RoomPresence<Presence> {
-    var error = raw.error
-    var peers: [Peer<Presence>] = []
-    for peer in raw.peers {
-      do {
-        peers.append(Peer(id: peer.id, userID: peer.userID, data: try PresenceCoding.decode(peer.data, as: Presence.self)))
-        failed.remove(peer.id)
-      } catch let decoding {
-        let problem = InstantClientError(
-          .presenceDecoding, "the presence of peer \(peer.id) does not decode as \(Presence.self): \(decoding)")
-        if failed.insert(peer.id).inserted { logger.error("\(problem)") }
-        error = problem
-      }
-    }
-    let user = (try? PresenceCoding.decode(raw.user, as: Presence.self)) ?? initialPresence
-    return RoomPresence(user: user, peerID: raw.peerID, peers: peers, isLoading: raw.isLoading, error: error)
   }
 }

@@ -106,6 +106,8 @@ extension Reactor {
       }
       return true
     }
+    // As the reference: any presence push or broadcast for a room means the session is in it.
+    if op != "join-room-ok" && op != "join-room-error" { rooms[roomID]!.isConnected = true }
     switch op {
     case "join-room-ok": joined(roomID)
     case "join-room-error":

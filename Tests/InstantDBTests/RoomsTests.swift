@@ -163,6 +163,17 @@ struct RoomsTests {
     ]
     for edit in edits { try PresenceEdits.apply(edit, to: &members) }
     #expect(members == ["s1": ["data": ["tags": ["z"], "pos": ["x": 2]]], "s2": ["data": [:]]])
+
+    // An edit that does not apply changes nothing, however deep it fails.
+    let before = members
+    let bad: [JSON] = [
+      [["s1", "data", "tags", 5], "r", 1], [["s1", "data", "pos", "x", "deeper"], "r", 1],
+      [["s3", "data", 0], "+", 1], [["s1"], "?", 1], [["s1"], "r"], "nonsense",
+    ]
+    for edit in bad {
+      #expect(throws: PresenceEdits.Malformed.self) { try PresenceEdits.apply(edit, to: &members) }
+      #expect(members == before)
+    }
   }
 }
 

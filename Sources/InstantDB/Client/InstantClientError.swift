@@ -20,7 +20,8 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     case appReadOnly
     /// The app is disabled on the server.
     case appDisabled
-    /// `queryOnce` needs the server and the client is not connected.
+    /// `queryOnce` needs the server and the client is not connected, or an auth request got no
+    /// answer from `apiURI`.
     case offline
     /// No answer in time.
     case timedOut

@@ -55,7 +55,8 @@ public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendab
   /// The room now.
   public var presence: RoomPresence<Presence> {
     get async {
-      let raw = await reactor.roomPresence(id) ?? RoomPresence(user: .object([:]))
+      let raw = await reactor.roomPresence(id)
+        ?? RoomSnapshot(user: .object([:]), members: .object([:]), isLoading: true)
       var decoder = PresenceDecoder(fallbackUser: initialPresence, logger: logger)
       return decoder.decode(raw)
     }
@@ -66,7 +67,7 @@ public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendab
   public func presenceUpdates() -> AsyncStream<RoomPresence<Presence>> {
     let (reactor, id, watcher) = (self.reactor, self.id, UUID())
     return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-      let raw = AsyncStream<RoomPresence<JSON>>.makeStream(bufferingPolicy: .bufferingNewest(1))
+      let raw = AsyncStream<RoomSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
       continuation.onTermination = { _ in
         raw.continuation.finish()
         Task { await reactor.unwatchRoom(id, watcher) }

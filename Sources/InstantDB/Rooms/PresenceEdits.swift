@@ -3,6 +3,7 @@ import InstantCore
 /// Applies the server's `patch-presence` edits (an editscript edit list, protocol.md §4.4) to a
 /// room's member map: `[path, "+", value]` adds (inserts into arrays), `[path, "r", value]`
 /// replaces, `[path, "-"]` removes. Paths are object keys (strings) and array indices (numbers).
+/// An edit that does not apply throws and changes nothing.
 enum PresenceEdits {
   struct Malformed: Error, CustomStringConvertible {
     var description: String
@@ -24,15 +25,22 @@ enum PresenceEdits {
     let rest = path.dropFirst()
     switch (node, head) {
     case (.object(var object), .string(let key)):
-      node = .null  // lets `object` be edited in place
+      node = .null  // lets `object` be edited in place; put back whatever happens
+      defer { node = .object(object) }
       if rest.isEmpty {
         if op == "-" { object.removeValue(forKey: key) } else { object[key] = value }
       } else {
+        let existed = object[key] != nil
         var child = object[key] ?? .object([:])
-        try update(&child, rest, op, value)
+        if existed { object[key] = .null }  // `child` is then the only reference: edited in place
+        do {
+          try update(&child, rest, op, value)
+        } catch {
+          if existed { object[key] = child }
+          throw error
+        }
         object[key] = child
       }
-      node = .object(object)
     case (.array(var array), .number):
       guard let index = head.intValue, index >= 0 else { throw Malformed(description: "a bad array index") }
       node = .null

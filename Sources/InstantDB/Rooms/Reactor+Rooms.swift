@@ -44,11 +44,11 @@ extension Reactor {
     }
   }
 
-  func roomPresence(_ roomID: String) -> RoomPresence<JSON>? {
+  func roomPresence(_ roomID: String) -> RoomSnapshot? {
     rooms[roomID]?.snapshot(sessionID: sessionID)
   }
 
-  func watchPresence(_ roomID: String, _ id: UUID, _ continuation: AsyncStream<RoomPresence<JSON>>.Continuation) {
+  func watchPresence(_ roomID: String, _ id: UUID, _ continuation: AsyncStream<RoomSnapshot>.Continuation) {
     guard rooms[roomID] != nil else { return continuation.finish() }
     rooms[roomID]!.presenceWatchers.add(id, continuation)
     continuation.yield(rooms[roomID]!.snapshot(sessionID: sessionID))
@@ -91,11 +91,11 @@ extension Reactor {
 
   // MARK: From the server
 
+  static let roomOps: Set<String> = ["join-room-ok", "join-room-error", "refresh-presence", "patch-presence", "server-broadcast"]
+
   /// Handles a room message; false if `message` is not one.
   func handleRoomMessage(_ op: String, _ message: JSON) -> Bool {
-    guard ["join-room-ok", "join-room-error", "refresh-presence", "patch-presence", "server-broadcast"].contains(op) else {
-      return false
-    }
+    guard Self.roomOps.contains(op) else { return false }
     guard let roomID = message["room-id"]?.stringValue else {
       logger.error("skipped a \(op) without a room-id")
       return true
@@ -119,17 +119,7 @@ extension Reactor {
       setMembers(roomID, message["data"]!)
     case "patch-presence":
       guard let edits = message["edits"]?.arrayValue else { return skipPresence(op) }
-      var members = rooms[roomID]!.members
-      for edit in edits {
-        var candidate = members
-        do {
-          try PresenceEdits.apply(edit, to: &candidate)
-          members = candidate
-        } catch {
-          logger.error("skipped a presence edit that does not apply: \(error)")
-        }
-      }
-      setMembers(roomID, members)
+      applyEdits(roomID, edits)
     default:
       receiveBroadcast(roomID, message)
     }
@@ -171,6 +161,32 @@ extension Reactor {
     }
     guard members != rooms[roomID]!.members else { return }
     rooms[roomID]!.members = members
+    notifyPresence(roomID)
+  }
+
+  /// Applies `patch-presence` edits in place, skipping those about this session (its own presence
+  /// is kept locally) and those that do not apply.
+  private func applyEdits(_ roomID: String, _ edits: [JSON]) {
+    var changed = false
+    for edit in edits {
+      if let sessionID, edit[0]?[0]?.stringValue == sessionID { continue }
+      do {
+        try PresenceEdits.apply(edit, to: &rooms[roomID]!.members)
+        changed = true
+      } catch {
+        logger.error("skipped a presence edit that does not apply: \(error)")
+      }
+    }
+    guard changed else { return }
+    // An edit of the whole map (an empty path) can bring this session back, or replace the map.
+    if case var .object(o) = rooms[roomID]!.members {
+      if let sessionID, o[sessionID] != nil {
+        o.removeValue(forKey: sessionID)
+        rooms[roomID]!.members = .object(o)
+      }
+    } else {
+      rooms[roomID]!.members = .object([:])
+    }
     notifyPresence(roomID)
   }
 

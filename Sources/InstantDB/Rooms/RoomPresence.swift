@@ -8,7 +8,8 @@ public struct RoomPresence<Presence: Sendable & Equatable>: Sendable, Equatable 
   public var user: Presence
   /// Your own peer id (the socket's session id), once connected.
   public var peerID: String?
-  /// Every other peer in the room, by peer id; your own session is never among them.
+  /// Every other peer in the room, in the order the server lists them (the order they joined);
+  /// your own session is never among them.
   public var peers: [Peer<Presence>]
   /// True until the server has confirmed the join on the current socket.
   public var isLoading: Bool

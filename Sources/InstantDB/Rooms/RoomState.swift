@@ -17,7 +17,7 @@ struct RoomState {
   /// Broadcasts published before `join-room-ok`, sent in order once it arrives.
   var queued: [(topic: String, data: JSON)] = []
   var error: InstantClientError?
-  var presenceWatchers = Watchers<RoomPresence<JSON>>()
+  var presenceWatchers = Watchers<RoomSnapshot>()
   var topicWatchers: [String: Watchers<TopicEvent<JSON>>] = [:]
 
   init(id: String, type: String, presence: JSON) {
@@ -26,11 +26,10 @@ struct RoomState {
     self.presence = presence
   }
 
-  func snapshot(sessionID: String?) -> RoomPresence<JSON> {
-    let peers = (members.objectValue ?? [:]).sorted { $0.key < $1.key }.map { sid, member in
-      Peer(id: sid, userID: member["user"]?["id"]?.stringValue, data: member["data"] ?? .null)
-    }
-    return RoomPresence(user: presence, peerID: sessionID, peers: peers, isLoading: !isConnected, error: error)
+  /// The room as it is now, in O(1): readers turn it into a ``RoomPresence`` only for the
+  /// snapshots they actually read.
+  func snapshot(sessionID: String?) -> RoomSnapshot {
+    RoomSnapshot(user: presence, peerID: sessionID, members: members, isLoading: !isConnected, error: error)
   }
 
   mutating func finishAll() {

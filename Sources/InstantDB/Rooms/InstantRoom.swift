@@ -34,7 +34,8 @@ public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendab
     Task { await reactor.releaseRoom(id, handle: handle) }
   }
 
-  /// Leaves the room now (if this is the last handle for it); streams of this handle end.
+  /// Gives up this handle now. If it was the last one for the room, the room is left and every
+  /// stream on it ends; otherwise the other handles keep it joined.
   public func leave() async {
     await reactor.releaseRoom(id, handle: handle)
   }

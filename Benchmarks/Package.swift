@@ -30,6 +30,15 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Presence staleness with 50 peers through instant-local: `swift run -c release instant-presence-bench`.
+    .executableTarget(
+      name: "instant-presence-bench",
+      dependencies: [
+        .product(name: "InstantDB", package: "sharing-instant"),
+        .product(name: "InstantLocal", package: "sharing-instant"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "InstantCoreBenchmarks",
       dependencies: [

@@ -25,6 +25,8 @@ public final class InstantClient: Sendable {
   public let storageProblem: StorageProblem?
 
   let reactor: Reactor
+  /// Where the signed-in user is kept (next to the database).
+  let userFile: UserFile
 
   /// - Parameters:
   ///   - appId: the app's id.
@@ -36,6 +38,8 @@ public final class InstantClient: Sendable {
   ///     returned as objects.
   ///   - transport: how sockets are opened; SwiftNIO by default.
   ///   - cachedQueryLimit: how many recent query results are kept for offline start (default 10).
+  ///   - logger: where the client logs; by default `instantdb` at the level of
+  ///     `INSTANTDB_LOG_LEVEL` (see `docs/client.md`).
   public init(
     appId: String,
     apiURI: URL = URL(string: "https://api.instantdb.com")!,
@@ -43,14 +47,17 @@ public final class InstantClient: Sendable {
     storage: InstantStorage? = nil,
     schema: ClientSchema? = nil,
     transport: any WebSocketTransport = NIOWebSocketTransport(),
-    cachedQueryLimit: Int = 10
+    cachedQueryLimit: Int = 10,
+    logger: Logger? = nil
   ) {
     self.appId = appId
     self.apiURI = apiURI
     self.websocketURI = websocketURI
-    let logger = ClientLog.make()
+    let logger = logger ?? ClientLog.make()
     let (store, saved) = ClientStorage.make(storage ?? .defaultFile(appId: appId))
     if let problem = store.problem { logger.error("\(problem)") }
+    let userFile = UserFile(storage: storage ?? .defaultFile(appId: appId), problem: store.problem)
+    self.userFile = userFile
     storageProblem = store.problem
     var components = URLComponents(url: websocketURI, resolvingAgainstBaseURL: false)
     let query = components?.queryItems ?? []
@@ -61,7 +68,10 @@ public final class InstantClient: Sendable {
         cachedQueryLimit: max(0, cachedQueryLimit)),
       storage: store, saved: saved, logger: logger)
     let reactor = self.reactor
-    Task { await reactor.start() }
+    Task {
+      await reactor.loadUser(from: userFile)
+      await reactor.start()
+    }
   }
 
   deinit {

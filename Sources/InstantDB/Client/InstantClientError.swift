@@ -20,7 +20,8 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     case appReadOnly
     /// The app is disabled on the server.
     case appDisabled
-    /// `queryOnce` needs the server and the client is not connected.
+    /// `queryOnce` needs the server and the client is not connected, or an auth request got no
+    /// answer from `apiURI`.
     case offline
     /// No answer in time.
     case timedOut
@@ -31,6 +32,14 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     /// `synced()` for a write this client does not know (made by another client, or finished long
     /// ago: the outcomes of the last 1,000 writes are kept).
     case unknownWrite
+    /// The server refused a room operation (join, presence, broadcast).
+    case roomRejected
+    /// A peer's presence or a topic event does not decode as the room's Swift type.
+    case presenceDecoding
+    /// The server refused an auth request: a wrong or expired magic code, an unknown token, …
+    case authRejected
+    /// A write the server had not confirmed when the signed-in user changed; it was not re-sent.
+    case userChanged
   }
 
   public var kind: Kind

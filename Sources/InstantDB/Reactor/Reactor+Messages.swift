@@ -12,7 +12,7 @@ extension Reactor {
       logger.error("skipped a frame that is not JSON (\(text.utf8.count) bytes): \(error)")
       return
     }
-    if logger.logLevel <= .debug { logger.debug("← \(text.prefix(2_000))") }
+    if logger.logLevel <= .debug { logger.debug("← \(Self.redacted(frame).serialized().prefix(2_000))") }
     switch frame {
     case let .array(messages): messages.forEach(handleMessage)
     case .object: handleMessage(frame)
@@ -41,7 +41,7 @@ extension Reactor {
     case "add-query-exists", "remove-query-ok", "set-presence-ok", "client-broadcast-ok", "leave-room-ok":
       break
     default:
-      logger.debug("ignored a message with op \(op)")
+      if !handleRoomMessage(op, message) { logger.debug("ignored a message with op \(op)") }
     }
   }
 
@@ -52,6 +52,7 @@ extension Reactor {
     if let raw = message["app-status"]?["status"]?.stringValue { setAppStatus(raw) }
     if let attrsJSON = message["attrs"] { replaceAttrs(attrsJSON) }
     setStatus(.authenticated)
+    receiveInitUser(message["auth"]?["user"])
     // Re-send every live query (with its original event id), then every write the server has not
     // acknowledged, in order (protocol.md §6.3).
     for state in queries.values.sorted(by: { $0.eventID < $1.eventID }) where !state.subscribers.isEmpty {
@@ -69,6 +70,7 @@ extension Reactor {
       mutations[i].wasSent = true
     }
     notifyPendingWatchers()
+    rejoinRooms()
   }
 
   private func handleRefresh(_ message: JSON) {
@@ -143,6 +145,7 @@ extension Reactor {
       deliver(key)
       return
     }
+    if handleRoomError(message) || handleAuthError(message) { return }
     if status != .authenticated || original?["op"]?.stringValue == "init" {
       let error = InstantClientError(serverError: message, kind: .initRejected)
       lastError = error

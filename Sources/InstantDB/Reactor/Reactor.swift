@@ -57,6 +57,12 @@ actor Reactor {
   /// The scheduled save of `cacheBatch`; shutdown waits for it so the file is quiet when released.
   var cacheSave: Task<Void, Never>?
 
+  // MARK: Rooms and auth
+
+  /// Every room some handle wants, by room id.
+  var rooms: [String: RoomState] = [:]
+  var auth = AuthSession()
+
   /// - Parameter saved: what `storage` held when it was opened.
   init(config: Configuration, storage: ClientStorage, saved: ClientStorage.Saved, logger: Logger) {
     self.config = config
@@ -119,6 +125,7 @@ actor Reactor {
     if status != .errored { setStatus(.closed) }
     for i in mutations.indices { mutations[i].sentOnThisSocket = false }
     notifyPendingWatchers()
+    roomsSocketClosed()
   }
 
   /// Waits until `delay` passes (or forever when `nil`) or ``wake()`` is called.
@@ -175,6 +182,8 @@ actor Reactor {
     statusWatchers.finishAll()
     pendingWatchers.finishAll()
     rejectionWatchers.finishAll()
+    finishRooms()
+    auth.watchers.finishAll()
     for (_, waiters) in syncWaiters {
       waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
     }
@@ -194,20 +203,27 @@ actor Reactor {
   }
 
   private func sendInit() {
-    let frame: JSON = [
+    var frame: JSONObject = [
       "op": "init", "client-event-id": .string(InstantID.make()), "app-id": .string(config.appID),
       // A core version above 0.22.75 turns on the protocol's current features (skip-attrs,
       // patch-presence, batch-messages), all of which this client handles.
       "versions": ["@instantdb/core": "v1.0.65", "sharing-instant": "0.1.0"],
     ]
-    send(frame)
+    if let refreshToken { frame["refresh-token"] = .string(refreshToken) }
+    send(.object(frame))
   }
 
-  /// A frame with its secrets replaced, for debug logs.
+  /// A frame with its secrets replaced, at any depth (a server error can echo a token), for debug logs.
   static func redacted(_ frame: JSON) -> JSON {
-    guard case var .object(o) = frame else { return frame }
-    for key in ["refresh-token", "__admin-token"] where o[key] != nil { o[key] = "<redacted>" }
-    return .object(o)
+    switch frame {
+    case var .object(o):
+      for (key, value) in o {
+        o[key] = ["refresh-token", "refresh_token", "__admin-token"].contains(key) ? "<redacted>" : redacted(value)
+      }
+      return .object(o)
+    case let .array(a): return .array(a.map(redacted))
+    default: return frame
+    }
   }
 
   // MARK: Observation

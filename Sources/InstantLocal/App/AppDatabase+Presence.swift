@@ -88,16 +88,24 @@ extension AppDatabase {
       }
     }
     guard !edits.isEmpty else { return }
-    var snapshot: JSONObject = [:]
-    for (sid, member) in new { snapshot[sid] = member }
-    let refresh = JSON.object(["op": "refresh-presence", "room-id": .string(roomID), "data": .object(snapshot)]).serialized()
-    let patch = JSON.object(["op": "patch-presence", "room-id": .string(roomID), "edits": .array(edits)]).serialized()
+    // Each text is built only if some member needs it: in a busy room almost every pass is a
+    // patch, and the whole room's snapshot would be serialized for nobody.
+    var refresh: String?
+    var patch: String?
     for sid in new.keys {
       guard let record = sessions[sid] else { continue }
       if old.isEmpty || old[sid] == nil || !record.features.patchPresence {
-        record.sink.send(text: refresh)
+        if refresh == nil {
+          var snapshot: JSONObject = [:]
+          for (sid, member) in new { snapshot[sid] = member }
+          refresh = JSON.object(["op": "refresh-presence", "room-id": .string(roomID), "data": .object(snapshot)]).serialized()
+        }
+        record.sink.send(text: refresh!)
       } else {
-        record.sink.send(text: patch)
+        if patch == nil {
+          patch = JSON.object(["op": "patch-presence", "room-id": .string(roomID), "edits": .array(edits)]).serialized()
+        }
+        record.sink.send(text: patch!)
       }
     }
   }

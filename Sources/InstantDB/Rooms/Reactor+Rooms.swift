@@ -1,0 +1,239 @@
+import Foundation
+import InstantCore
+
+/// Rooms, presence and topics (protocol.md §4): join on the first handle, leave on the last,
+/// presence from `refresh-presence` snapshots and `patch-presence` edits, topics through
+/// `client-broadcast` / `server-broadcast`, and a re-join of every room after a reconnect.
+extension Reactor {
+  // MARK: From the handles
+
+  func joinRoom(type: String, id: String, handle: UUID, initialPresence: JSON) {
+    guard !isShutDown else { return }
+    if rooms[id] == nil {
+      rooms[id] = RoomState(id: id, type: type, presence: initialPresence)
+      if status == .authenticated { sendJoin(id) }
+    }
+    rooms[id]!.handles.insert(handle)
+  }
+
+  func releaseRoom(_ id: String, handle: UUID) {
+    guard var room = rooms[id], room.handles.remove(handle) != nil else { return }
+    guard room.handles.isEmpty else {
+      rooms[id] = room
+      return
+    }
+    rooms[id] = nil
+    room.finishAll()
+    // Not yet joined: the `join-room-ok` for a room nobody wants any more sends the leave.
+    if room.isConnected { send(["op": "leave-room", "client-event-id": .string(InstantID.make()), "room-id": .string(id)]) }
+  }
+
+  func setPresence(_ roomID: String, _ data: JSON) {
+    guard rooms[roomID] != nil, rooms[roomID]!.presence != data else { return }
+    rooms[roomID]!.presence = data
+    if rooms[roomID]!.isConnected { sendPresence(roomID) }
+    notifyPresence(roomID)
+  }
+
+  func publish(_ roomID: String, topic: String, data: JSON) {
+    guard let room = rooms[roomID] else { return }
+    if room.isConnected {
+      sendBroadcast(room, topic: topic, data: data)
+    } else {
+      rooms[roomID]!.queued.append((topic, data))
+    }
+  }
+
+  func roomPresence(_ roomID: String) -> RoomSnapshot? {
+    rooms[roomID]?.snapshot(sessionID: sessionID)
+  }
+
+  func watchPresence(_ roomID: String, _ id: UUID, _ continuation: AsyncStream<RoomSnapshot>.Continuation) {
+    guard rooms[roomID] != nil else { return continuation.finish() }
+    rooms[roomID]!.presenceWatchers.add(id, continuation)
+    continuation.yield(rooms[roomID]!.snapshot(sessionID: sessionID))
+  }
+
+  func watchTopic(_ roomID: String, topic: String, _ id: UUID, _ continuation: AsyncStream<TopicEvent<JSON>>.Continuation) {
+    guard rooms[roomID] != nil else { return continuation.finish() }
+    rooms[roomID]!.topicWatchers[topic, default: Watchers()].add(id, continuation)
+  }
+
+  func unwatchRoom(_ roomID: String, _ id: UUID) {
+    guard rooms[roomID] != nil else { return }
+    rooms[roomID]!.presenceWatchers.remove(id)
+    for topic in rooms[roomID]!.topicWatchers.keys { rooms[roomID]!.topicWatchers[topic]!.remove(id) }
+  }
+
+  // MARK: Connection events
+
+  /// After `init-ok`: every room is joined again with its current presence (protocol.md §6.3).
+  func rejoinRooms() {
+    for id in rooms.keys.sorted() {
+      rooms[id]!.isConnected = false
+      sendJoin(id)
+    }
+  }
+
+  /// The socket closed: no room is joined any more. Peers stay as last seen (marked loading)
+  /// until the server's snapshot after the re-join, as the reference does.
+  func roomsSocketClosed() {
+    for id in rooms.keys where rooms[id]!.isConnected {
+      rooms[id]!.isConnected = false
+      notifyPresence(id)
+    }
+  }
+
+  func finishRooms() {
+    for id in rooms.keys { rooms[id]!.finishAll() }
+    rooms = [:]
+  }
+
+  // MARK: From the server
+
+  static let roomOps: Set<String> = ["join-room-ok", "join-room-error", "refresh-presence", "patch-presence", "server-broadcast"]
+
+  /// Handles a room message; false if `message` is not one.
+  func handleRoomMessage(_ op: String, _ message: JSON) -> Bool {
+    guard Self.roomOps.contains(op) else { return false }
+    guard let roomID = message["room-id"]?.stringValue else {
+      logger.error("skipped a \(op) without a room-id")
+      return true
+    }
+    guard rooms[roomID] != nil else {
+      if op == "join-room-ok" {
+        send(["op": "leave-room", "client-event-id": .string(InstantID.make()), "room-id": .string(roomID)])
+      }
+      return true
+    }
+    // As the reference: any presence push or broadcast for a room means the session is in it.
+    if op != "join-room-ok" && op != "join-room-error" { rooms[roomID]!.isConnected = true }
+    switch op {
+    case "join-room-ok": joined(roomID)
+    case "join-room-error":
+      rooms[roomID]!.error = InstantClientError(
+        .roomRejected, message["error"]?["message"]?.stringValue ?? "the server refused to join the room")
+      notifyPresence(roomID)
+    case "refresh-presence":
+      guard case .object = message["data"] else { return skipPresence(op) }
+      setMembers(roomID, message["data"]!)
+    case "patch-presence":
+      guard let edits = message["edits"]?.arrayValue else { return skipPresence(op) }
+      applyEdits(roomID, edits)
+    default:
+      receiveBroadcast(roomID, message)
+    }
+    return true
+  }
+
+  /// An `error` about a room operation is that room's error; false if `message` is not one.
+  func handleRoomError(_ message: JSON) -> Bool {
+    let original = message["original-event"]
+    guard let op = original?["op"]?.stringValue,
+      ["join-room", "leave-room", "set-presence", "client-broadcast"].contains(op)
+    else { return false }
+    let error = InstantClientError(serverError: message, kind: .roomRejected)
+    logger.error("the server refused \(op): \(error)")
+    if let roomID = original?["room-id"]?.stringValue, rooms[roomID] != nil {
+      rooms[roomID]!.error = error
+      notifyPresence(roomID)
+    }
+    return true
+  }
+
+  private func joined(_ roomID: String) {
+    rooms[roomID]!.isConnected = true
+    rooms[roomID]!.error = nil
+    // As the reference: the current presence again (the server keeps a member's old data on a
+    // repeated join), then every broadcast queued while not joined.
+    sendPresence(roomID)
+    let queued = rooms[roomID]!.queued
+    rooms[roomID]!.queued = []
+    for event in queued { sendBroadcast(rooms[roomID]!, topic: event.topic, data: event.data) }
+    notifyPresence(roomID)
+  }
+
+  private func setMembers(_ roomID: String, _ members: JSON) {
+    var members = members
+    if let sessionID, case var .object(o) = members {
+      o.removeValue(forKey: sessionID)
+      members = .object(o)
+    }
+    guard members != rooms[roomID]!.members else { return }
+    rooms[roomID]!.members = members
+    notifyPresence(roomID)
+  }
+
+  /// Applies `patch-presence` edits in place, skipping those about this session (its own presence
+  /// is kept locally) and those that do not apply.
+  private func applyEdits(_ roomID: String, _ edits: [JSON]) {
+    var changed = false
+    for edit in edits {
+      if let sessionID, edit[0]?[0]?.stringValue == sessionID { continue }
+      do {
+        try PresenceEdits.apply(edit, to: &rooms[roomID]!.members)
+        changed = true
+      } catch {
+        logger.error("skipped a presence edit that does not apply: \(error)")
+      }
+    }
+    guard changed else { return }
+    // An edit of the whole map (an empty path) can bring this session back, or replace the map.
+    if case var .object(o) = rooms[roomID]!.members {
+      if let sessionID, o[sessionID] != nil {
+        o.removeValue(forKey: sessionID)
+        rooms[roomID]!.members = .object(o)
+      }
+    } else {
+      rooms[roomID]!.members = .object([:])
+    }
+    notifyPresence(roomID)
+  }
+
+  private func receiveBroadcast(_ roomID: String, _ message: JSON) {
+    guard let topic = message["topic"]?.stringValue, let envelope = message["data"],
+      let peerID = envelope["peer-id"]?.stringValue
+    else {
+      logger.error("skipped a server-broadcast without topic, data or peer-id")
+      return
+    }
+    let event = TopicEvent(
+      topic: topic, peerID: peerID, userID: envelope["user"]?["id"]?.stringValue, data: envelope["data"] ?? .null)
+    rooms[roomID]!.topicWatchers[topic]?.yield(event)
+  }
+
+  private func skipPresence(_ op: String) -> Bool {
+    logger.error("skipped a malformed \(op)")
+    return true
+  }
+
+  private func notifyPresence(_ roomID: String) {
+    guard let room = rooms[roomID], !room.presenceWatchers.isEmpty else { return }
+    room.presenceWatchers.yield(room.snapshot(sessionID: sessionID))
+  }
+
+  // MARK: Sending
+
+  private func sendJoin(_ id: String) {
+    let room = rooms[id]!
+    send([
+      "op": "join-room", "client-event-id": .string(InstantID.make()), "room-type": .string(room.type),
+      "room-id": .string(id), "data": room.presence,
+    ])
+  }
+
+  private func sendPresence(_ id: String) {
+    send([
+      "op": "set-presence", "client-event-id": .string(InstantID.make()), "room-id": .string(id),
+      "data": rooms[id]!.presence,
+    ])
+  }
+
+  private func sendBroadcast(_ room: RoomState, topic: String, data: JSON) {
+    // `roomType`, camelCase, as the reference spells it here (protocol.md §4.5).
+    send([
+      "op": "client-broadcast", "client-event-id": .string(InstantID.make()), "room-id": .string(room.id),
+      "roomType": .string(room.type), "topic": .string(topic), "data": data,
+    ])
+  }
+}

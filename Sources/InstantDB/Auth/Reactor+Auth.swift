@@ -28,7 +28,7 @@ extension Reactor {
     do { try auth.file.save(user?.stored) } catch { logger.error("could not store the signed-in user: \(error)") }
     setAuthState(AuthState(user))
     guard old != user else { return }
-    clearResults()
+    await clearResults()
     if old?.id != user?.id { rejectUnconfirmedWrites() }
     await reconnectNow()
   }
@@ -79,7 +79,7 @@ extension Reactor {
 
   /// Forgets every server result, in memory and on disk; subscribers keep what they last got
   /// until the new user's results arrive.
-  private func clearResults() {
+  private func clearResults() async {
     for key in queries.keys {
       queries[key]!.serverTriples = nil
       queries[key]!.pageInfo = nil
@@ -90,6 +90,10 @@ extension Reactor {
     }
     cache = [:]
     cacheBatch = [:]
+    // A save still asleep now finds nothing to write; one already writing finishes before the
+    // delete, so no result of the old user reaches the disk after it.
+    cacheSave?.cancel()
+    await cacheSave?.value
     do { try storage.deleteQueries() } catch { logger.error("could not delete cached results: \(error)") }
   }
 

@@ -10,7 +10,6 @@ enum PresenceCoding {
   }
 
   static func decode<Value: Decodable>(_ json: JSON, as type: Value.Type = Value.self) throws -> Value {
-    if let value = json as? Value { return value }
-    return try JSONDecoder().decode(Value.self, from: Data(json.serialized().utf8))
+    try JSONValueDecoder().decode(Value.self, from: json)
   }
 }

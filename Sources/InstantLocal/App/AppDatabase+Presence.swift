@@ -100,12 +100,10 @@ extension AppDatabase {
           for (sid, member) in new { snapshot[sid] = member }
           refresh = JSON.object(["op": "refresh-presence", "room-id": .string(roomID), "data": .object(snapshot)]).serialized()
         }
-        record.sink.send(text: refresh!)
+        record.sink.sendPresenceSnapshot(roomID: roomID, text: refresh!)
       } else {
-        if patch == nil {
-          patch = JSON.object(["op": "patch-presence", "room-id": .string(roomID), "edits": .array(edits)]).serialized()
-        }
-        record.sink.send(text: patch!)
+        if patch == nil { patch = edits.map { $0.serialized() }.joined(separator: ",") }
+        record.sink.sendPresencePatch(roomID: roomID, edits: patch!)
       }
     }
   }

@@ -20,12 +20,13 @@ struct SessionRoute: Sendable {
   }
 
   private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
-    let (texts, continuation) = AsyncStream<String>.makeStream()
-    let sink = SessionSink(continuation)
+    let sink = SessionSink()
     let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
-        for await text in texts { try await outbound.write(.text(text)) }
+        while let frames = await sink.nextFrames() {
+          for text in frames { try await outbound.write(.text(text)) }
+        }
       }
       do {
         for try await message in inbound.messages(maxSize: transportLimit) {

@@ -1,27 +1,134 @@
 import InstantCore
+import NIOConcurrencyHelpers
 
 /// Where a session's outgoing frames go: an unbounded, ordered queue drained by the socket's
 /// writer task. Sending never suspends, so the app actor can fan out to many sessions while
 /// keeping each session's messages in the order they were produced.
+///
+/// Presence is coalesced while it waits, as the reference server does (protocol.md §5): a
+/// `patch-presence` queued right behind another for the same room joins its edits, and a
+/// `refresh-presence` replaces what is still queued for its room. A busy room then costs a slow
+/// reader fewer, larger frames instead of an ever longer queue.
 struct SessionSink: Sendable {
-  let continuation: AsyncStream<String>.Continuation
-
-  init(_ continuation: AsyncStream<String>.Continuation) {
-    self.continuation = continuation
-  }
+  private let outbox = SessionOutbox()
 
   /// Queues a message for the socket.
   func send(_ message: JSON) {
-    continuation.yield(message.serialized())
+    outbox.append(.text(message.serialized()))
   }
 
   /// Queues a message that is already serialized.
   func send(text: String) {
-    continuation.yield(text)
+    outbox.append(.text(text))
   }
 
-  /// Ends the writer task after everything queued so far is written.
+  /// Queues a `patch-presence` for `roomID`; `edits` is the serialized edit list without its
+  /// brackets (`e1,e2`), shared by every member the pass sends it to.
+  func sendPresencePatch(roomID: String, edits: String) {
+    outbox.append(.patch(roomID: roomID, edits: [edits]))
+  }
+
+  /// Queues a serialized `refresh-presence` for `roomID`.
+  func sendPresenceSnapshot(roomID: String, text: String) {
+    outbox.append(.snapshot(roomID: roomID, text: text))
+  }
+
+  /// Ends the writer after everything queued so far is written.
   func finish() {
-    continuation.finish()
+    outbox.finish()
+  }
+
+  /// Every frame queued since the last call, in order (waiting for one if none is); nil once
+  /// finished and drained. The writer asks again only after writing them, so what queues
+  /// meanwhile can coalesce.
+  func nextFrames() async -> [String]? {
+    await outbox.next()?.map(\.frame)
+  }
+}
+
+/// The queue behind ``SessionSink``.
+final class SessionOutbox: Sendable {
+  enum Item: Equatable {
+    case text(String)
+    case patch(roomID: String, edits: [String])
+    case snapshot(roomID: String, text: String)
+
+    var roomID: String? {
+      switch self {
+      case .text: nil
+      case let .patch(roomID, _), let .snapshot(roomID, _): roomID
+      }
+    }
+
+    var frame: String {
+      switch self {
+      case let .text(text), let .snapshot(_, text): text
+      case let .patch(roomID, edits):
+        // Keys in the order `serialized()` writes them, as every other frame.
+        "{\"edits\":[\(edits.joined(separator: ","))],\"op\":\"patch-presence\",\"room-id\":\(JSON.string(roomID).serialized())}"
+      }
+    }
+  }
+
+  private struct State {
+    var items: [Item] = []
+    var finished = false
+    var reader: CheckedContinuation<[Item]?, Never>?
+  }
+
+  private let state = NIOLockedValueBox(State())
+
+  func append(_ item: Item) {
+    let waiting: (CheckedContinuation<[Item]?, Never>, [Item])? = state.withLockedValue { state in
+      guard !state.finished else { return nil }
+      Self.enqueue(item, into: &state.items)
+      guard let reader = state.reader else { return nil }
+      state.reader = nil
+      defer { state.items = [] }
+      return (reader, state.items)
+    }
+    if let (reader, items) = waiting { reader.resume(returning: items) }
+  }
+
+  /// Adds `item` behind `items`, coalescing presence for the same room.
+  static func enqueue(_ item: Item, into items: inout [Item]) {
+    switch item {
+    case let .patch(roomID, edits):
+      if case let .patch(lastRoom, queued)? = items.last, lastRoom == roomID {
+        items[items.count - 1] = .patch(roomID: roomID, edits: queued + edits)
+        return
+      }
+    case let .snapshot(roomID, _):
+      // A snapshot is the whole room: presence still queued for the room says nothing more.
+      items.removeAll { $0.roomID == roomID }
+    case .text:
+      break
+    }
+    items.append(item)
+  }
+
+  func finish() {
+    let reader: CheckedContinuation<[Item]?, Never>? = state.withLockedValue { state in
+      state.finished = true
+      defer { state.reader = nil }
+      return state.items.isEmpty ? state.reader : nil
+    }
+    reader?.resume(returning: nil)
+  }
+
+  /// Everything queued so far, or nil once finished and drained.
+  func next() async -> [Item]? {
+    await withCheckedContinuation { continuation in
+      let ready: [Item]?? = state.withLockedValue { state in
+        if !state.items.isEmpty {
+          defer { state.items = [] }
+          return .some(state.items)
+        }
+        if state.finished { return .some(nil) }
+        state.reader = continuation
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
   }
 }

@@ -37,6 +37,50 @@ struct AuthTests {
     }
   }
 
+  /// An unsigned JWT with `claims`, as a test makes one for instant-local (which reads the claims
+  /// and, being a development server, does not check the signature).
+  static func idToken(_ claims: JSON) -> String {
+    func part(_ json: JSON) -> String {
+      Data(json.serialized().utf8).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+    }
+    return part(["alg": "none", "typ": "JWT"]) + "." + part(claims) + ".signature"
+  }
+
+  @Test("Sign in with an ID token: the token's email is the user; expired or malformed tokens are clear errors")
+  func idToken() async throws {
+    try await withServer { server in
+      let db = server.client()
+      defer { Task { await db.shutdown() } }
+      let later = Date().timeIntervalSince1970 + 3600
+      let expired = Self.idToken(["sub": "1", "email": "bob@example.com", "exp": .number(Date().timeIntervalSince1970 - 60)])
+      let error = await #expect(throws: InstantClientError.self) {
+        try await db.signInWithIdToken(clientName: "google", idToken: expired)
+      }
+      #expect(error?.kind == .authRejected)
+      #expect(error.map { "\($0)" }?.contains(expired) == false, "the error does not echo the token")
+      await #expect(throws: InstantClientError.self) {
+        try await db.signInWithIdToken(clientName: "google", idToken: "not-a-jwt")
+      }
+      let signedOut = await db.authState
+      #expect(signedOut == .signedOut)
+
+      let token = Self.idToken(["sub": "1", "email": "Bob@Example.com", "exp": .number(later)])
+      let user = try await db.signInWithIdToken(clientName: "google", idToken: token)
+      #expect(user.email == "bob@example.com")
+      #expect(!user.isGuest)
+      let state = await db.authState
+      #expect(state == .signedIn(user))
+      try await waitUntil("connected as Bob") { await db.status == .authenticated }
+      // The same email through a magic code is the same user.
+      try await db.sendMagicCode(email: "bob@example.com")
+      let code = try #require(await server.server.lastMagicCode(appID: LocalServer.appID, email: "bob@example.com"))
+      let again = try await db.signInWithMagicCode(email: "bob@example.com", code: code)
+      #expect(again.id == user.id)
+    }
+  }
+
   @Test("A wrong magic code is a clear error and changes nothing; the right one signs in, upgrading the guest")
   func magicCode() async throws {
     try await withServer { server in

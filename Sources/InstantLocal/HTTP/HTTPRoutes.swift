@@ -45,6 +45,15 @@ struct HTTPRoutes: Sendable {
         return try await app.verifyRefreshToken(try Self.string(body, "refresh-token"))
       }
     }
+    router.post("/runtime/oauth/id_token") { request, _ in
+      await handle(request) { body throws(ProtocolError) in
+        let app = try await app(body, key: "app_id")
+        _ = try Self.string(body, "client_name")
+        return try await app.signInWithIdToken(
+          try Self.string(body, "id_token"), guestToken: body["refresh_token"]?.stringValue,
+          extraFields: body["extra_fields"])
+      }
+    }
     router.post("/runtime/signout") { request, _ in
       await handle(request) { body throws(ProtocolError) in
         let app = try await app(body, key: "app_id")

@@ -12,6 +12,7 @@ struct PresenceDecoder<Presence: Codable & Sendable & Equatable> {
   struct Entry {
     var id: String
     var raw: JSON
+    var userID: String?
     /// nil: does not decode (`problem` says why).
     var value: Presence?
     var problem: InstantClientError?
@@ -30,40 +31,44 @@ struct PresenceDecoder<Presence: Codable & Sendable & Equatable> {
   mutating func decode(_ snapshot: RoomSnapshot) -> RoomPresence<Presence> {
     var error = snapshot.error
     let members = snapshot.members.objectValue ?? [:]
-    var next: [Entry] = []
-    next.reserveCapacity(members.count)
     var peers: [Peer<Presence>] = []
     peers.reserveCapacity(members.count)
-    for (index, (id, member)) in members.enumerated() {
+    // The cache is updated in place: a busy room changes one peer per snapshot, and copying
+    // every entry for it would cost more than the decode it saves.
+    var index = 0
+    for (id, member) in members {
       let data = member["data"] ?? .null
-      let entry: Entry
-      if index < entries.count, entries[index].id == id, entries[index].raw == data {
-        entry = entries[index]
+      if index < entries.count, entries[index].id == id {
+        if entries[index].raw != data {
+          entries[index] = decodePeer(id, member, data, previous: entries[index])
+        }
       } else {
-        entry = decodePeer(id, data, previous: index < entries.count && entries[index].id == id ? entries[index] : nil)
+        let entry = decodePeer(id, member, data, previous: nil)
+        if index < entries.count { entries[index] = entry } else { entries.append(entry) }
       }
-      next.append(entry)
-      if let value = entry.value {
-        peers.append(Peer(id: id, userID: member["user"]?["id"]?.stringValue, data: value))
+      if let value = entries[index].value {
+        peers.append(Peer(id: id, userID: entries[index].userID, data: value))
       } else {
-        error = entry.problem
+        error = entries[index].problem
       }
+      index += 1
     }
-    entries = next
+    if entries.count > index { entries.removeLast(entries.count - index) }
     return RoomPresence(
       user: decodeUser(snapshot.user), peerID: snapshot.peerID, peers: peers, isLoading: snapshot.isLoading,
       error: error)
   }
 
-  private func decodePeer(_ id: String, _ data: JSON, previous: Entry?) -> Entry {
+  private func decodePeer(_ id: String, _ member: JSON, _ data: JSON, previous: Entry?) -> Entry {
+    let userID = member["user"]?["id"]?.stringValue
     do {
-      return Entry(id: id, raw: data, value: try PresenceCoding.decode(data, as: Presence.self))
+      return Entry(id: id, raw: data, userID: userID, value: try PresenceCoding.decode(data, as: Presence.self))
     } catch {
       let problem = InstantClientError(
         .presenceDecoding, "the presence of peer \(id) does not decode as \(Presence.self): \(error)")
       let wasFailing = previous != nil && previous?.value == nil
       if !wasFailing { logger.error("\(problem)") }
-      return Entry(id: id, raw: data, value: nil, problem: problem)
+      return Entry(id: id, raw: data, userID: userID, value: nil, problem: problem)
     }
   }
 

@@ -22,6 +22,15 @@ extension AppDatabase {
   /// session subscribed to it gets one `error` shaped like a failed `add-query` (so clients route
   /// it to that query's subscribers); it stays subscribed, and its next result is sent.
   func invalidate(changed: Set<String>?) {
+    deferredChanges.add(changed)
+    refreshDeferred()
+  }
+
+  /// The invalidation pass for every commit not refreshed yet (deferred ones included), if any.
+  func refreshDeferred() {
+    guard !deferredChanges.isEmpty else { return }
+    let changed = deferredChanges.namespaces
+    deferredChanges = DeferredChanges()
     var outcomes: [String: Result<String, ProtocolError>] = [:]
     let attrsVersion = self.attrsVersion
     for index in sessions.values.indices {
@@ -75,5 +84,18 @@ extension AppDatabase {
     let footprint = QueryFootprint(q, attrs: store.attrs)
     footprints[key] = footprint
     return footprint
+  }
+}
+
+/// Namespaces changed by commits not yet refreshed; `nil` namespaces: everything (the attrs
+/// changed).
+struct DeferredChanges {
+  private(set) var isEmpty = true
+  private(set) var namespaces: Set<String>? = []
+
+  mutating func add(_ changed: Set<String>?) {
+    isEmpty = false
+    guard let changed else { return namespaces = nil }
+    namespaces?.formUnion(changed)
   }
 }

@@ -28,6 +28,8 @@ actor AppDatabase {
   static let maxFootprints = 10_000
   /// Room id → session id → member `{peer-id, instance-id, user, data}`.
   var rooms: [String: OrderedDictionary<String, JSON>] = [:]
+  /// What committed transactions changed whose invalidation pass has not run yet.
+  var deferredChanges = DeferredChanges()
   /// Refresh token → user id.
   var refreshTokens: [String: String]
   /// Email → the last magic code sent and not yet used.
@@ -130,8 +132,13 @@ actor AppDatabase {
   // MARK: Transactions
 
   /// Handles `transact`: applies the steps atomically, commits them to SQLite, queues
-  /// `transact-ok`, then runs the invalidation pass.
-  func transact(session id: String, txSteps: JSON?, clientEventID: JSON) throws(ProtocolError) {
+  /// `transact-ok`, then runs the invalidation pass, or, with `deferringRefresh`, leaves it to
+  /// the next pass (``refreshDeferred()`` or any later one): a session's burst of transactions
+  /// then costs one re-run of each affected query, as the reference server coalesces a
+  /// session's pending refreshes.
+  func transact(session id: String, txSteps: JSON?, clientEventID: JSON, deferringRefresh: Bool = false)
+    throws(ProtocolError)
+  {
     guard let sink = sessions[id]?.sink else { return }
     guard let txSteps, case .array = txSteps else {
       throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
@@ -139,7 +146,11 @@ actor AppDatabase {
     let (txID, changed) = try commit(txSteps, systemWrite: false)
     sink.send(
       text: "{\"op\":\"transact-ok\",\"tx-id\":\(txID),\"isn\":\"\(txID)\",\"client-event-id\":\(clientEventID.serialized())}")
-    invalidate(changed: changed)
+    if deferringRefresh {
+      deferredChanges.add(changed)
+    } else {
+      invalidate(changed: changed)
+    }
   }
 
   /// Applies `txSteps` to the store and commits the changes; on any failure nothing changes.

@@ -22,6 +22,14 @@ struct SessionRoute: Sendable {
   private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
     let sink = SessionSink()
     let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
+    // Frames are read as they come and handled in batches of what arrived meanwhile (see
+    // `SessionConnection.receive(batch:)`); at most `maxQueuedFrames` wait, then reading pauses.
+    let frames = BatchQueue<String>(limit: Self.maxQueuedFrames)
+    let sessionID = connection.id
+    let handler = Task {
+      while let batch = await frames.next() { await connection.receive(batch: batch) }
+      await connection.close()
+    }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         while let frames = await sink.nextFrames() {
@@ -31,16 +39,19 @@ struct SessionRoute: Sendable {
       do {
         for try await message in inbound.messages(maxSize: transportLimit) {
           switch message {
-          case let .text(text): await connection.receive(text)
-          case let .binary(buffer): await connection.receive(String(buffer: buffer))
+          case let .text(text): await frames.push(text)
+          case let .binary(buffer): await frames.push(String(buffer: buffer))
           }
         }
       } catch {
-        logger.debug("session \(connection.id) ended: \(error)")
+        logger.debug("session \(sessionID) ended: \(error)")
       }
-      await connection.close()
+      frames.finish()
+      await handler.value
       sink.finish()
       try await group.waitForAll()
     }
   }
+
+  static let maxQueuedFrames = 256
 }

@@ -1,5 +1,4 @@
 import InstantCore
-import NIOConcurrencyHelpers
 
 /// Where a session's outgoing frames go: an unbounded, ordered queue drained by the socket's
 /// writer task. Sending never suspends, so the app actor can fan out to many sessions while
@@ -10,27 +9,31 @@ import NIOConcurrencyHelpers
 /// `refresh-presence` replaces what is still queued for its room. A busy room then costs a slow
 /// reader fewer, larger frames instead of an ever longer queue.
 struct SessionSink: Sendable {
-  private let outbox = SessionOutbox()
+  private let outbox = BatchQueue<SessionOutbox.Item>()
 
   /// Queues a message for the socket.
   func send(_ message: JSON) {
-    outbox.append(.text(message.serialized()))
+    send(text: message.serialized())
   }
 
   /// Queues a message that is already serialized.
   func send(text: String) {
-    outbox.append(.text(text))
+    append(.text(text))
+  }
+
+  private func append(_ item: SessionOutbox.Item) {
+    outbox.update { SessionOutbox.enqueue(item, into: &$0) }
   }
 
   /// Queues a `patch-presence` for `roomID`; `edits` is the serialized edit list without its
   /// brackets (`e1,e2`), shared by every member the pass sends it to.
   func sendPresencePatch(roomID: String, edits: String) {
-    outbox.append(.patch(roomID: roomID, edits: [edits]))
+    append(.patch(roomID: roomID, edits: [edits]))
   }
 
   /// Queues a serialized `refresh-presence` for `roomID`.
   func sendPresenceSnapshot(roomID: String, text: String) {
-    outbox.append(.snapshot(roomID: roomID, text: text))
+    append(.snapshot(roomID: roomID, text: text))
   }
 
   /// Ends the writer after everything queued so far is written.
@@ -46,8 +49,8 @@ struct SessionSink: Sendable {
   }
 }
 
-/// The queue behind ``SessionSink``.
-final class SessionOutbox: Sendable {
+/// What waits in a session's queue, and how presence coalesces there.
+enum SessionOutbox {
   enum Item: Equatable {
     case text(String)
     case patch(roomID: String, edits: [String])
@@ -70,26 +73,6 @@ final class SessionOutbox: Sendable {
     }
   }
 
-  private struct State {
-    var items: [Item] = []
-    var finished = false
-    var reader: CheckedContinuation<[Item]?, Never>?
-  }
-
-  private let state = NIOLockedValueBox(State())
-
-  func append(_ item: Item) {
-    let waiting: (CheckedContinuation<[Item]?, Never>, [Item])? = state.withLockedValue { state in
-      guard !state.finished else { return nil }
-      Self.enqueue(item, into: &state.items)
-      guard let reader = state.reader else { return nil }
-      state.reader = nil
-      defer { state.items = [] }
-      return (reader, state.items)
-    }
-    if let (reader, items) = waiting { reader.resume(returning: items) }
-  }
-
   /// Adds `item` behind `items`, coalescing presence for the same room.
   static func enqueue(_ item: Item, into items: inout [Item]) {
     switch item {
@@ -105,30 +88,5 @@ final class SessionOutbox: Sendable {
       break
     }
     items.append(item)
-  }
-
-  func finish() {
-    let reader: CheckedContinuation<[Item]?, Never>? = state.withLockedValue { state in
-      state.finished = true
-      defer { state.reader = nil }
-      return state.items.isEmpty ? state.reader : nil
-    }
-    reader?.resume(returning: nil)
-  }
-
-  /// Everything queued so far, or nil once finished and drained.
-  func next() async -> [Item]? {
-    await withCheckedContinuation { continuation in
-      let ready: [Item]?? = state.withLockedValue { state in
-        if !state.items.isEmpty {
-          defer { state.items = [] }
-          return .some(state.items)
-        }
-        if state.finished { return .some(nil) }
-        state.reader = continuation
-        return nil
-      }
-      if let ready { continuation.resume(returning: ready) }
-    }
   }
 }

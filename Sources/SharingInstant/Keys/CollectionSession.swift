@@ -1,0 +1,173 @@
+import Foundation
+import IdentifiedCollections
+import InstantCore
+import InstantDB
+import Logging
+
+/// The state behind one collection key's shared reference: the live query, the snapshot of what
+/// the key last delivered or saved (the only thing `withLock` edits are diffed against), and the
+/// chain of writes that keeps this key's saves in order.
+///
+/// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable` sound.
+final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
+  typealias Value = IdentifiedArrayOf<Entity>
+
+  let client: InstantClient
+  let key: EntityKey<Entity>
+  private let lock = NSRecursiveLock()
+  private var snapshot = EntityDiff.Snapshot()
+  private var lastWrite: Task<Void, Never>?
+  private var writesInFlight = 0
+  private var heldResult: QueryResult?
+  private var lastResult: QueryResult?
+  private var rejection: (any Error)?
+  private var subscriber: SharedSubscriber<Value>?
+  private static var logger: Logger { Logger(label: "sharing-instant") }
+
+  init(client: InstantClient, key: EntityKey<Entity>) {
+    self.client = client
+    self.key = key
+  }
+
+  // MARK: Reading
+
+  func load(continuation: LoadContinuation<Value>) {
+    let subscription = client.subscribe(key.instaQL)
+    Task {
+      for await result in subscription {
+        if let error = result.error { return continuation.resume(throwing: error) }
+        let (value, _) = self.accept(result)
+        return continuation.resume(returning: value)
+      }
+      continuation.resumeReturningInitialValue()
+    }
+  }
+
+  func subscribe(subscriber: SharedSubscriber<Value>) -> SharedSubscription {
+    lock.withLock { self.subscriber = subscriber }
+    let subscription = client.subscribe(key.instaQL)
+    let task = Task {
+      for await result in subscription {
+        if let error = result.error {
+          subscriber.yield(throwing: error)
+          continue
+        }
+        let held = lock.withLock {
+          if writesInFlight > 0 { heldResult = result }
+          return writesInFlight > 0
+        }
+        if !held { deliver(result) }
+      }
+    }
+    return SharedSubscription { task.cancel() }
+  }
+
+  /// Decodes `result`, makes it the snapshot and gives it to the subscriber, with any decoding
+  /// failure or standing rejection reported after the value.
+  private func deliver(_ result: QueryResult) {
+    let subscriber = lock.withLock { self.subscriber }
+    lock.withLock {
+      let (value, failure) = accept(result)
+      subscriber?.yield(value)
+      if let failure { subscriber?.yield(throwing: failure) }
+      if let rejection { subscriber?.yield(throwing: rejection) }
+    }
+  }
+
+  /// Decodes `result` and records it as what this key last delivered.
+  private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
+    var value = Value()
+    var encoded = EntityDiff.Snapshot()
+    var failures: [(id: String, reason: String)] = []
+    let decoder = JSONDecoder()
+    for (index, entity) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
+      let id = entity["id"]?.stringValue ?? "#\(index)"
+      do {
+        let decoded = try decoder.decode(Entity.self, from: Data(entity.serialized().utf8))
+        value.updateOrAppend(decoded)
+        encoded[decoded.id] = try EntityDiff.encode(decoded)
+      } catch {
+        failures.append((id, "\(error)"))
+      }
+    }
+    let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, failures: failures)
+    if let failure { Self.logger.error("\(failure)") }
+    lock.withLock {
+      snapshot = encoded
+      lastResult = result
+    }
+    return (value, failure)
+  }
+
+  // MARK: Writing
+
+  func save(_ value: Value, continuation: SaveContinuation) {
+    let ops: [InstaMLOp]
+    do {
+      var encoded = EntityDiff.Snapshot()
+      for entity in value { encoded[entity.id] = try EntityDiff.encode(entity) }
+      ops = lock.withLock {
+        let ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: snapshot, new: encoded)
+        snapshot = encoded
+        return ops
+      }
+    } catch {
+      return continuation.resume(throwing: error)
+    }
+    guard !ops.isEmpty else {
+      // Nothing new to write: resume once this key's earlier writes are queued.
+      let previous = lock.withLock { lastWrite }
+      guard let previous else { return continuation.resume() }
+      Task {
+        await previous.value
+        continuation.resume()
+      }
+      return
+    }
+    lock.withLock {
+      writesInFlight += 1
+      rejection = nil
+      let previous = lastWrite
+      lastWrite = Task {
+        await previous?.value
+        do {
+          let receipt = try await self.client.transact(ops)
+          continuation.resume()
+          self.watch(receipt)
+        } catch {
+          continuation.resume(throwing: error)
+          self.lock.withLock { self.heldResult = self.heldResult ?? self.lastResult }
+        }
+        self.finishWrite()
+      }
+    }
+  }
+
+  private func finishWrite() {
+    let held: QueryResult? = lock.withLock {
+      writesInFlight -= 1
+      guard writesInFlight == 0 else { return nil }
+      defer { heldResult = nil }
+      return heldResult
+    }
+    if let held { deliver(held) }
+  }
+
+  /// Reports a write the server refused on this key (`loadError`) until the key's next write.
+  private func watch(_ receipt: WriteReceipt) {
+    Task {
+      do {
+        _ = try await receipt.synced()
+      } catch let error as InstantClientError where error.kind == .shutDown {
+        return
+      } catch {
+        Self.logger.error("a write of \(self.key.namespace) was refused: \(error)")
+        let subscriber = lock.withLock {
+          rejection = error
+          return self.subscriber
+        }
+        subscriber?.yield(throwing: error)
+      }
+    }
+  }
+}

@@ -101,30 +101,24 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
 
   // MARK: Writing
 
-  func save(_ value: Value, continuation: SaveContinuation) {
-    let ops: [InstaMLOp]
+  /// Saves an edit made with `withLock` (`.didSet`): diffs it against the snapshot and queues the
+  /// writes behind this key's earlier ones. A user-initiated `save()` writes nothing of its own:
+  /// every change already went through `withLock`, and the reference's value may meanwhile hold a
+  /// newer server result, so it only waits until this key's writes are queued.
+  func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    guard context == .didSet else { return afterQueuedWrites { continuation.resume() } }
+    var encoded = EntityDiff.Snapshot()
     do {
-      var encoded = EntityDiff.Snapshot()
       for entity in value { encoded[entity.id] = try EntityDiff.encode(entity) }
-      ops = lock.withLock {
-        let ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: snapshot, new: encoded)
-        snapshot = encoded
-        return ops
-      }
     } catch {
       return continuation.resume(throwing: error)
     }
-    guard !ops.isEmpty else {
-      // Nothing new to write: resume once this key's earlier writes are queued.
-      let previous = lock.withLock { lastWrite }
-      guard let previous else { return continuation.resume() }
-      Task {
-        await previous.value
-        continuation.resume()
-      }
-      return
-    }
+    // The diff, the new snapshot and the in-flight count change together, so a result that
+    // arrives from now on is held until the write is in the client's overlay.
     lock.withLock {
+      let ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: snapshot, new: encoded)
+      snapshot = encoded
+      guard !ops.isEmpty else { return afterQueuedWrites { continuation.resume() } }
       writesInFlight += 1
       rejection = nil
       let previous = lastWrite
@@ -140,6 +134,15 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
         }
         self.finishWrite()
       }
+    }
+  }
+
+  /// Runs `body` once this key's writes so far are queued (at once when there are none).
+  private func afterQueuedWrites(_ body: @escaping @Sendable () -> Void) {
+    guard let previous = lock.withLock({ lastWrite }) else { return body() }
+    Task {
+      await previous.value
+      body()
     }
   }
 

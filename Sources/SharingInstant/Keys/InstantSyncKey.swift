@@ -31,7 +31,7 @@ public struct InstantSyncKey<Entity: EntityIdentifiable>: SharedKey {
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    session.save(value, continuation: continuation)
+    session.save(value, context: context, continuation: continuation)
   }
 }
 

@@ -36,7 +36,9 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
     Task {
       for await result in subscription {
         if let error = result.error { return continuation.resume(throwing: error) }
-        let (value, _) = self.accept(result)
+        let (value, failure) = self.accept(result)
+        // A value with undecodable entities would clear the error the subscription reports.
+        if let failure { return continuation.resume(throwing: failure) }
         return continuation.resume(returning: value)
       }
       continuation.resumeReturningInitialValue()

@@ -9,13 +9,14 @@ import Logging
 /// chain of writes that keeps this key's saves in order.
 ///
 /// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable` sound.
-final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
+final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecked Sendable {
   typealias Value = IdentifiedArrayOf<Entity>
 
   let client: InstantClient
   let key: EntityKey<Entity>
   private let lock = NSRecursiveLock()
-  private var snapshot = EntityDiff.Snapshot()
+  /// What this key last delivered or saved, by id.
+  private var snapshot = IdentifiedArrayOf<Entity>()
   private var lastWrite: Task<Void, Never>?
   private var writesInFlight = 0
   private var heldResult: QueryResult?
@@ -79,7 +80,6 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
   /// Decodes `result` and records it as what this key last delivered.
   private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
     var value = Value()
-    var encoded = EntityDiff.Snapshot()
     var failures: [(id: String, reason: String)] = []
     let decoder = JSONDecoder()
     for (index, entity) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
@@ -87,7 +87,6 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
       do {
         let decoded = try decoder.decode(Entity.self, from: Data(entity.serialized().utf8))
         value.updateOrAppend(decoded)
-        encoded[decoded.id] = try EntityDiff.encode(decoded)
       } catch {
         failures.append((id, "\(error)"))
       }
@@ -95,7 +94,7 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
     let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, failures: failures)
     if let failure { Self.logger.error("\(failure)") }
     lock.withLock {
-      snapshot = encoded
+      snapshot = value
       lastResult = result
     }
     return (value, failure)
@@ -109,17 +108,17 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
   /// newer server result, so it only waits until this key's writes are queued.
   func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     guard context == .didSet else { return afterQueuedWrites { continuation.resume() } }
-    var encoded = EntityDiff.Snapshot()
-    do {
-      for entity in value { encoded[entity.id] = try EntityDiff.encode(entity) }
-    } catch {
-      return continuation.resume(throwing: error)
-    }
     // The diff, the new snapshot and the in-flight count change together, so a result that
     // arrives from now on is held until the write is in the client's overlay.
     lock.withLock {
-      let ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: snapshot, new: encoded)
-      snapshot = encoded
+      let ops: [InstaMLOp]
+      do {
+        let (old, new) = try changedEntities(from: snapshot, to: value)
+        ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: old, new: new)
+      } catch {
+        return continuation.resume(throwing: error)
+      }
+      snapshot = value
       guard !ops.isEmpty else { return afterQueuedWrites { continuation.resume() } }
       writesInFlight += 1
       rejection = nil
@@ -137,6 +136,26 @@ final class CollectionSession<Entity: EntityIdentifiable>: @unchecked Sendable {
         self.finishWrite()
       }
     }
+  }
+
+  /// The entities that differ between two values, encoded: unchanged ones (by `==`) are left out,
+  /// so a one-row edit encodes one row, not the collection.
+  private func changedEntities(from base: Value, to value: Value) throws -> (EntityDiff.Snapshot, EntityDiff.Snapshot) {
+    var old = EntityDiff.Snapshot()
+    var new = EntityDiff.Snapshot()
+    for entity in value {
+      guard let before = base[id: entity.id] else {
+        new[entity.id] = try EntityDiff.encode(entity)
+        continue
+      }
+      guard before != entity else { continue }
+      old[entity.id] = try EntityDiff.encode(before)
+      new[entity.id] = try EntityDiff.encode(entity)
+    }
+    for before in base where value[id: before.id] == nil {
+      old[before.id] = try EntityDiff.encode(before)
+    }
+    return (old, new)
   }
 
   /// Runs `body` once this key's writes so far are queued (at once when there are none).

@@ -2,7 +2,7 @@ import IdentifiedCollections
 import InstantDB
 
 /// A live, read-only collection: `@SharedReader(.instantQuery(Schema.posts.with(\.author)))`.
-public struct InstantQueryKey<Entity: EntityIdentifiable>: SharedReaderKey {
+public struct InstantQueryKey<Entity: EntityIdentifiable & Equatable>: SharedReaderKey {
   public typealias Value = IdentifiedArrayOf<Entity>
 
   /// The same live query as a sync key, without its save.

@@ -9,7 +9,7 @@ import InstantDB
 /// *this key* last delivered or saved (see ``EntityDiff``); `save` resumes once those writes are
 /// durably queued on this device, and a write the server refuses is rolled back and reported as
 /// the key's `loadError`.
-public struct InstantSyncKey<Entity: EntityIdentifiable>: SharedKey {
+public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey {
   public typealias Value = IdentifiedArrayOf<Entity>
 
   let session: CollectionSession<Entity>

@@ -27,6 +27,27 @@ struct RoomAndConnectionKeyTests {
     }
   }
 
+  @Test("$channel.publish reaches the other client's topic key; events keep the newest maxEvents")
+  func topic() async throws {
+    try await KeysServer.withTwoClients { a, b in
+      let topic = TopicKey<Cursor>(roomType: "cursors", topic: "ping")
+      let sender = Shared(.instantTopic(topic, roomId: "doc-2", client: a))
+      let receiver = Shared(.instantTopic(topic, roomId: "doc-2", maxEvents: 2, client: b))
+      try await eventually("both connected") { sender.wrappedValue.isConnected && receiver.wrappedValue.isConnected }
+      // Presence joins are confirmed per socket; keep publishing until b hears the first one.
+      try await eventually("b hears a") {
+        try await sender.publish(Cursor(name: "first"))
+        try await Task.sleep(for: .milliseconds(50))
+        return receiver.wrappedValue.latestEvent != nil
+      }
+      for name in ["x", "y", "z"] { try await sender.publish(Cursor(name: name)) }
+      try await eventually("the newest two") { receiver.wrappedValue.events.map(\.data.name) == ["y", "z"] }
+      #expect(sender.wrappedValue.events.isEmpty)
+      receiver.withLock { $0.clearEvents() }
+      #expect(receiver.wrappedValue.latestEvent == nil)
+    }
+  }
+
   @Test("The connection key follows the client's status")
   func connection() async throws {
     try await KeysServer.withTwoClients { a, _ in

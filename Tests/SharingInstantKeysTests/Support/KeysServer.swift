@@ -56,8 +56,9 @@ func eventually(
   throw NotInTime(description: "\(what) did not happen within \(timeout)")
 }
 
-/// `namespace`'s rows as the server has them now, read by `client` (which must be online).
+/// `namespace`'s rows as the server has them now, read by `client` once it is connected.
 func serverRows(_ client: InstantClient, _ namespace: String, _ query: JSON = [:]) async throws -> [JSON] {
+  try await eventually("\(client.appId) connected") { await client.status == .authenticated }
   let result = try await client.queryOnce(.object([namespace: query]))
   return result.data[namespace]?.arrayValue ?? []
 }

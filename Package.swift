@@ -91,6 +91,7 @@ let package = Package(
       name: "SharingInstantKeysTests",
       dependencies: [
         "SharingInstant",
+        "InstantSchemaFixture",
         "InstantDB",
         "InstantCore",
         "InstantLocal",

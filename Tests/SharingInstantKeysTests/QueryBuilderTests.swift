@@ -1,4 +1,5 @@
 import InstantCore
+import InstantSchemaFixture
 import SharingInstant
 import Testing
 
@@ -39,5 +40,18 @@ struct QueryBuilderTests {
   @Test("A key path through an optional link becomes a dotted path")
   func dottedPath() {
     #expect(Schema.posts.where(\.author?.handle, .eq("a")).query.whereClause["author.handle"] == "a")
+  }
+}
+
+@Suite("Query key paths on generated entities")
+struct GeneratedKeyPathTests {
+  @Test("Renamed attributes and boxed links use the schema's names")
+  func schemaNames() {
+    let tasks = InstantSchemaFixture.Schema.tasks.where(\.createdAt, .gt(0)).orderBy(\.dueAt, .desc).with(\.files)
+    #expect(tasks.query.whereClause["created_at"] == ["$gt": 0])
+    #expect(tasks.query.order == ["dueAt": "desc"])
+    #expect(Array(tasks.query.links.keys) == ["$files"])
+    let users = InstantSchemaFixture.Schema.instantUsers.with(\.person)
+    #expect(Array(users.query.links.keys) == ["person"])
   }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Observation)
+  import Observation
+#endif
 import SharingInstant
 import Testing
 
@@ -65,4 +68,21 @@ struct StandInTests {
     let name: SharedReader<String> = reader.name
     #expect(name.wrappedValue == "a")
   }
+
+  #if canImport(Observation)
+    @Test("Observation: reading the value tracks it; a value from the key fires onChange")
+    func observation() throws {
+      let store = Store()
+      let shared = Shared(wrappedValue: [], TestKey(name: "standin-\(UUID())", store: store))
+      let fired = Store()
+      withObservationTracking {
+        _ = shared.wrappedValue
+      } onChange: {
+        fired.lock.withLock { fired.saved.append(["changed"]) }
+      }
+      let subscriber = try #require(store.subscriber)
+      subscriber.yield(["new"])
+      #expect(fired.lock.withLock { fired.saved.count } == 1)
+    }
+  #endif
 }

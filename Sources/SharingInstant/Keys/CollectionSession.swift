@@ -17,6 +17,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private let lock = NSRecursiveLock()
   /// What this key last delivered or saved, by id.
   private var snapshot = IdentifiedArrayOf<Entity>()
+  /// The last result's entities by id, with the JSON each was decoded from.
+  private var decoded: [String: (json: JSON, entity: Entity)] = [:]
   private var lastWrite: Task<Void, Never>?
   private var writesInFlight = 0
   private var heldResult: QueryResult?
@@ -77,16 +79,25 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     }
   }
 
-  /// Decodes `result` and records it as what this key last delivered.
+  /// Decodes `result` and records it as what this key last delivered. An entity whose JSON is the
+  /// same as in the previous result is not decoded again.
   private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
     var value = Value()
     var failures: [(id: String, reason: String)] = []
+    let previous = lock.withLock { self.decoded }
+    var decoded: [String: (json: JSON, entity: Entity)] = [:]
     let decoder = JSONDecoder()
-    for (index, entity) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
-      let id = entity["id"]?.stringValue ?? "#\(index)"
+    for (index, json) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
+      let id = json["id"]?.stringValue ?? "#\(index)"
+      if let known = previous[id], known.json == json {
+        value.updateOrAppend(known.entity)
+        decoded[id] = known
+        continue
+      }
       do {
-        let decoded = try decoder.decode(Entity.self, from: Data(entity.serialized().utf8))
-        value.updateOrAppend(decoded)
+        let entity = try decoder.decode(Entity.self, from: Data(json.serialized().utf8))
+        value.updateOrAppend(entity)
+        decoded[id] = (json, entity)
       } catch {
         failures.append((id, "\(error)"))
       }
@@ -96,6 +107,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     lock.withLock {
       snapshot = value
       lastResult = result
+      self.decoded = decoded
     }
     return (value, failure)
   }

@@ -39,6 +39,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     Task {
       for await result in subscription {
         if let error = result.error { return continuation.resume(throwing: error) }
+        // A result from before this key's write reaches the overlay would undo it on screen and
+        // in the snapshot; the next one will show it.
+        if lock.withLock({ writesInFlight > 0 }) { continue }
         let (value, failure) = self.accept(result)
         // A value with undecodable entities would clear the error the subscription reports.
         if let failure { return continuation.resume(throwing: failure) }

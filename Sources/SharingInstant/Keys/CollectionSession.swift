@@ -158,15 +158,19 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private func changedEntities(from base: Value, to value: Value) throws -> (EntityDiff.Snapshot, EntityDiff.Snapshot) {
     var old = EntityDiff.Snapshot()
     var new = EntityDiff.Snapshot()
+    var kept = 0
     for entity in value {
       guard let before = base[id: entity.id] else {
         new[entity.id] = try EntityDiff.encode(entity)
         continue
       }
+      kept += 1
       guard before != entity else { continue }
       old[entity.id] = try EntityDiff.encode(before)
       new[entity.id] = try EntityDiff.encode(entity)
     }
+    // Every id of `base` is still there: nothing was removed.
+    guard kept < base.count else { return (old, new) }
     for before in base where value[id: before.id] == nil {
       old[before.id] = try EntityDiff.encode(before)
     }

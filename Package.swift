@@ -16,7 +16,18 @@ let package = Package(
     .executable(name: "instant-local", targets: ["instant-local"]),
     .library(name: "InstantDB", targets: ["InstantDB"]),
   ],
+  traits: [
+    .trait(
+      name: "PointFreeSharing",
+      description: "Use pointfreeco/swift-sharing instead of SharingInstant's built-in stand-in for it."
+    ),
+    .default(enabledTraits: []),
+  ],
   dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    // Only resolved when the `PointFreeSharing` trait is enabled.
+    .package(url: "https://github.com/pointfreeco/swift-sharing", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -57,9 +68,37 @@ let package = Package(
 
     // MARK: instant-schema
 
+    // Sharing's public API (`Shared`, `SharedKey`, …) for builds without swift-sharing.
+    .target(
+      name: "SharingStandIn",
+      dependencies: [.product(name: "IssueReporting", package: "xctest-dynamic-overlay")]
+    ),
     .target(
       name: "SharingInstant",
-      dependencies: ["InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
+      dependencies: [
+        "InstantCore",
+        "InstantDB",
+        "SharingStandIn",
+        .product(name: "Sharing", package: "swift-sharing", condition: .when(traits: ["PointFreeSharing"])),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
+    ),
+    .testTarget(
+      name: "SharingInstantKeysTests",
+      dependencies: [
+        "SharingInstant",
+        "InstantSchemaFixture",
+        "InstantDB",
+        "InstantCore",
+        "InstantLocal",
+        "InstantLocalTesting",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .target(name: "InstantSchema"),
     .executableTarget(

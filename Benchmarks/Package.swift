@@ -39,6 +39,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // `withLock` one-row edits in a large `.instantSync` collection:
+    // `swift run -c release sharing-instant-keys-bench 1000`.
+    .executableTarget(
+      name: "sharing-instant-keys-bench",
+      dependencies: [.product(name: "SharingInstant", package: "sharing-instant")]
+    ),
     .executableTarget(
       name: "InstantCoreBenchmarks",
       dependencies: [

@@ -10,3 +10,15 @@
 @_exported import typealias InstantCore.JSONObject
 /// The collection behind ``JSONObject``.
 @_exported import struct OrderedCollections.OrderedDictionary
+
+// Sharing: Point-Free's swift-sharing with the `PointFreeSharing` trait, else the stand-in that
+// mirrors its API. This is the only place that chooses; every other file uses the names alone.
+#if PointFreeSharing
+  @_exported import Sharing
+#else
+  @_exported import SharingStandIn
+#endif
+
+@_exported import Dependencies
+@_exported import IdentifiedCollections
+@_exported import InstantDB

@@ -81,7 +81,25 @@ extension SwiftGenerator {
           writer.line("try container.encodeIfPresent(\(SwiftNaming.escaped(link.name)), forKey: .\(SwiftNaming.escaped(link.name)))")
         }
       }
+      writeAttributeNames(entity, into: &writer)
       writeNestedTypes(entity.nested, into: &writer)
+    }
+  }
+
+  /// `instantAttributeName(for:)` for the properties a query key path cannot name by itself: those
+  /// whose schema name differs from the Swift one, and boxed links (computed properties).
+  private func writeAttributeNames(_ entity: SchemaPlan.Entity, into writer: inout CodeWriter) {
+    let renamed =
+      entity.fields.filter { $0.name != $0.wireName }.map { ($0.escapedName, $0.wireName) }
+      + entity.links.filter { $0.isBoxed || $0.name != $0.label }.map { (SwiftNaming.escaped($0.name), $0.label) }
+    guard !renamed.isEmpty else { return }
+    writer.line()
+    writer.line("/// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.")
+    writer.block("public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String?") { writer in
+      for (name, wireName) in renamed {
+        writer.line("if keyPath == \\\(entity.typeName).\(name) { return \(SwiftNaming.stringLiteral(wireName)) }")
+      }
+      writer.line("return nil")
     }
   }
 

@@ -70,6 +70,12 @@ public struct InstantUser: EntityIdentifiable, Codable, Sendable, Equatable, Ide
     try container.encodeIfPresent(tasks, forKey: .tasks)
     try container.encodeIfPresent(person, forKey: .person)
   }
+
+  /// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.
+  public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String? {
+    if keyPath == \InstantUser.person { return "person" }
+    return nil
+  }
 }
 
 /// An entity of the `$files` namespace.
@@ -333,6 +339,15 @@ public struct TaskEntity: EntityIdentifiable, Codable, Sendable, Equatable, Iden
     try container.encodeIfPresent(owner, forKey: .owner)
     try container.encodeIfPresent(categories, forKey: .categories)
     try container.encodeIfPresent(files, forKey: .files)
+  }
+
+  /// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.
+  public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String? {
+    if keyPath == \TaskEntity.contentType { return "content-type" }
+    if keyPath == \TaskEntity.disabled { return "disabled?" }
+    if keyPath == \TaskEntity.createdAt { return "created_at" }
+    if keyPath == \TaskEntity.files { return "$files" }
+    return nil
   }
 
   /// The values the schema declares; `unknown` keeps any other string the server returns.
@@ -659,6 +674,13 @@ public struct Person: EntityIdentifiable, Codable, Sendable, Equatable, Identifi
     try container.encodeIfPresent(user, forKey: .user)
     try container.encodeIfPresent(entry, forKey: .entry)
   }
+
+  /// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.
+  public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String? {
+    if keyPath == \Person.user { return "$user" }
+    if keyPath == \Person.entry { return "entry" }
+    return nil
+  }
 }
 
 /// An entity of the `categories` namespace.
@@ -779,6 +801,12 @@ public struct JournalEntry: EntityIdentifiable, Codable, Sendable, Equatable, Id
     try container.encode(body, forKey: .body)
     try container.encodeIfPresent(`class`, forKey: .`class`)
   }
+
+  /// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.
+  public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String? {
+    if keyPath == \JournalEntry.`class` { return "class" }
+    return nil
+  }
 }
 
 /// An entity of the `data` namespace.
@@ -868,6 +896,12 @@ public struct Segment: EntityIdentifiable, Codable, Sendable, Equatable, Identif
     try container.encode(label, forKey: .label)
     try container.encodeIfPresent(parent, forKey: .parent)
     try container.encodeIfPresent(children, forKey: .children)
+  }
+
+  /// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.
+  public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String? {
+    if keyPath == \Segment.parent { return "parent" }
+    return nil
   }
 }
 
@@ -986,6 +1020,18 @@ public struct Oddity: EntityIdentifiable, Codable, Sendable, Equatable, Identifi
     try container.encode(date, forKey: .date)
     try container.encodeIfPresent(superValue, forKey: .superValue)
     try container.encodeIfPresent(namespace2, forKey: .namespace2)
+  }
+
+  /// The schema's name for a property whose Swift name differs, so query key paths reach the right attribute.
+  public static func instantAttributeName(for keyPath: PartialKeyPath<Self>) -> String? {
+    if keyPath == \Oddity.initValue { return "init" }
+    if keyPath == \Oddity.selfValue { return "self" }
+    if keyPath == \Oddity.type { return "Type" }
+    if keyPath == \Oddity.mutationArguments2 { return "mutationArguments" }
+    if keyPath == \Oddity._2fa { return "2fa" }
+    if keyPath == \Oddity.superValue { return "super" }
+    if keyPath == \Oddity.namespace2 { return "namespace2" }
+    return nil
   }
 
   /// The values the schema declares; `unknown` keeps any other string the server returns.

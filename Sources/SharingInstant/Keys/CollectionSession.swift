@@ -1,0 +1,216 @@
+import Foundation
+import IdentifiedCollections
+import InstantCore
+import InstantDB
+import Logging
+
+/// The state behind one collection key's shared reference: the live query, the snapshot of what
+/// the key last delivered or saved (the only thing `withLock` edits are diffed against), and the
+/// chain of writes that keeps this key's saves in order.
+///
+/// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable` sound.
+final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecked Sendable {
+  typealias Value = IdentifiedArrayOf<Entity>
+
+  let client: InstantClient
+  let key: EntityKey<Entity>
+  private let lock = NSRecursiveLock()
+  /// What this key last delivered or saved, by id.
+  private var snapshot = IdentifiedArrayOf<Entity>()
+  /// The last result's entities by id, with the JSON each was decoded from.
+  private var decoded: [String: (json: JSON, entity: Entity)] = [:]
+  private var lastWrite: Task<Void, Never>?
+  private var writesInFlight = 0
+  private var heldResult: QueryResult?
+  private var lastResult: QueryResult?
+  private var rejection: (any Error)?
+  private var subscriber: SharedSubscriber<Value>?
+  private static var logger: Logger { Logger(label: "sharing-instant") }
+
+  init(client: InstantClient, key: EntityKey<Entity>) {
+    self.client = client
+    self.key = key
+  }
+
+  // MARK: Reading
+
+  func load(continuation: LoadContinuation<Value>) {
+    let subscription = client.subscribe(key.instaQL)
+    Task {
+      for await result in subscription {
+        if let error = result.error { return continuation.resume(throwing: error) }
+        // A result from before this key's write reaches the overlay would undo it on screen and
+        // in the snapshot; the next one will show it.
+        if lock.withLock({ writesInFlight > 0 }) { continue }
+        let (value, failure) = self.accept(result)
+        // A value with undecodable entities would clear the error the subscription reports.
+        if let failure { return continuation.resume(throwing: failure) }
+        return continuation.resume(returning: value)
+      }
+      continuation.resumeReturningInitialValue()
+    }
+  }
+
+  func subscribe(subscriber: SharedSubscriber<Value>) -> SharedSubscription {
+    lock.withLock { self.subscriber = subscriber }
+    let subscription = client.subscribe(key.instaQL)
+    let task = Task {
+      for await result in subscription {
+        if let error = result.error {
+          subscriber.yield(throwing: error)
+          continue
+        }
+        let held = lock.withLock {
+          if writesInFlight > 0 { heldResult = result }
+          return writesInFlight > 0
+        }
+        if !held { deliver(result) }
+      }
+    }
+    return SharedSubscription { task.cancel() }
+  }
+
+  /// Decodes `result`, makes it the snapshot and gives it to the subscriber, with any decoding
+  /// failure or standing rejection reported after the value.
+  private func deliver(_ result: QueryResult) {
+    let subscriber = lock.withLock { self.subscriber }
+    lock.withLock {
+      let (value, failure) = accept(result)
+      subscriber?.yield(value)
+      if let failure { subscriber?.yield(throwing: failure) }
+      if let rejection { subscriber?.yield(throwing: rejection) }
+    }
+  }
+
+  /// Decodes `result` and records it as what this key last delivered. An entity whose JSON is the
+  /// same as in the previous result is not decoded again.
+  private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
+    var value = Value()
+    var failures: [(id: String, reason: String)] = []
+    let previous = lock.withLock { self.decoded }
+    var decoded: [String: (json: JSON, entity: Entity)] = [:]
+    let decoder = JSONDecoder()
+    for (index, json) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
+      let id = json["id"]?.stringValue ?? "#\(index)"
+      if let known = previous[id], known.json == json {
+        value.updateOrAppend(known.entity)
+        decoded[id] = known
+        continue
+      }
+      do {
+        let entity = try decoder.decode(Entity.self, from: Data(json.serialized().utf8))
+        value.updateOrAppend(entity)
+        decoded[id] = (json, entity)
+      } catch {
+        failures.append((id, "\(error)"))
+      }
+    }
+    let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, failures: failures)
+    if let failure { Self.logger.error("\(failure)") }
+    lock.withLock {
+      snapshot = value
+      lastResult = result
+      self.decoded = decoded
+    }
+    return (value, failure)
+  }
+
+  // MARK: Writing
+
+  /// Saves an edit made with `withLock` (`.didSet`): diffs it against the snapshot and queues the
+  /// writes behind this key's earlier ones. A user-initiated `save()` writes nothing of its own:
+  /// every change already went through `withLock`, and the reference's value may meanwhile hold a
+  /// newer server result, so it only waits until this key's writes are queued.
+  func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    guard context == .didSet else { return afterQueuedWrites { continuation.resume() } }
+    // The diff, the new snapshot and the in-flight count change together, so a result that
+    // arrives from now on is held until the write is in the client's overlay.
+    lock.withLock {
+      let ops: [InstaMLOp]
+      do {
+        let (old, new) = try changedEntities(from: snapshot, to: value)
+        ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: old, new: new)
+      } catch {
+        return continuation.resume(throwing: error)
+      }
+      snapshot = value
+      guard !ops.isEmpty else { return afterQueuedWrites { continuation.resume() } }
+      writesInFlight += 1
+      rejection = nil
+      let previous = lastWrite
+      lastWrite = Task {
+        await previous?.value
+        do {
+          let receipt = try await self.client.transact(ops)
+          continuation.resume()
+          self.watch(receipt)
+        } catch {
+          continuation.resume(throwing: error)
+          self.lock.withLock { self.heldResult = self.heldResult ?? self.lastResult }
+        }
+        self.finishWrite()
+      }
+    }
+  }
+
+  /// The entities that differ between two values, encoded: unchanged ones (by `==`) are left out,
+  /// so a one-row edit encodes one row, not the collection.
+  private func changedEntities(from base: Value, to value: Value) throws -> (EntityDiff.Snapshot, EntityDiff.Snapshot) {
+    var old = EntityDiff.Snapshot()
+    var new = EntityDiff.Snapshot()
+    var kept = 0
+    for entity in value {
+      guard let before = base[id: entity.id] else {
+        new[entity.id] = try EntityDiff.encode(entity)
+        continue
+      }
+      kept += 1
+      guard before != entity else { continue }
+      old[entity.id] = try EntityDiff.encode(before)
+      new[entity.id] = try EntityDiff.encode(entity)
+    }
+    // Every id of `base` is still there: nothing was removed.
+    guard kept < base.count else { return (old, new) }
+    for before in base where value[id: before.id] == nil {
+      old[before.id] = try EntityDiff.encode(before)
+    }
+    return (old, new)
+  }
+
+  /// Runs `body` once this key's writes so far are queued (at once when there are none).
+  private func afterQueuedWrites(_ body: @escaping @Sendable () -> Void) {
+    guard let previous = lock.withLock({ lastWrite }) else { return body() }
+    Task {
+      await previous.value
+      body()
+    }
+  }
+
+  private func finishWrite() {
+    let held: QueryResult? = lock.withLock {
+      writesInFlight -= 1
+      guard writesInFlight == 0 else { return nil }
+      defer { heldResult = nil }
+      return heldResult
+    }
+    if let held { deliver(held) }
+  }
+
+  /// Reports a write the server refused on this key (`loadError`) until the key's next write.
+  private func watch(_ receipt: WriteReceipt) {
+    Task {
+      do {
+        _ = try await receipt.synced()
+      } catch let error as InstantClientError where error.kind == .shutDown {
+        return
+      } catch {
+        Self.logger.error("a write of \(self.key.namespace) was refused: \(error)")
+        let subscriber = lock.withLock {
+          rejection = error
+          return self.subscriber
+        }
+        subscriber?.yield(throwing: error)
+      }
+    }
+  }
+}

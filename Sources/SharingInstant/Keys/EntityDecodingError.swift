@@ -1,0 +1,13 @@
+/// Entities of a query result that did not decode into the key's Swift type. They are left out of
+/// the value, logged, and reported as the key's `loadError`; never dropped silently.
+public struct EntityDecodingError: Error, CustomStringConvertible, Sendable {
+  /// The entities' namespace.
+  public var namespace: String
+  /// Each failed entity's id (or its position when it has none) and why it failed.
+  public var failures: [(id: String, reason: String)]
+
+  public var description: String {
+    "\(failures.count) \(namespace) entit\(failures.count == 1 ? "y" : "ies") did not decode: "
+      + failures.map { "\($0.id): \($0.reason)" }.joined(separator: "; ")
+  }
+}

@@ -1,0 +1,4 @@
+/// Sort direction for `orderBy`.
+public enum EntityKeyOrderDirection: String, Sendable, Hashable {
+  case asc, desc
+}

@@ -1,0 +1,60 @@
+import InstantDB
+import SharingInstant
+import Testing
+
+private struct Cursor: Codable, Sendable, Equatable {
+  var name: String
+  var x: Double = 0
+}
+
+@Suite("Presence and connection keys", .timeLimit(.minutes(1)))
+struct RoomAndConnectionKeyTests {
+  @Test("withLock on the user's presence reaches the other client's presence key")
+  func presence() async throws {
+    try await KeysServer.withTwoClients { a, b in
+      let room = RoomKey<Cursor>(type: "cursors")
+      let ann = Shared(.instantPresence(room, roomId: "doc-1", initialPresence: Cursor(name: "Ann"), client: a))
+      let bob = Shared(.instantPresence(room, roomId: "doc-1", initialPresence: Cursor(name: "Bob"), client: b))
+      try await eventually("each sees the other") {
+        ann.wrappedValue.peers.map(\.data.name) == ["Bob"] && bob.wrappedValue.peers.map(\.data.name) == ["Ann"]
+      }
+
+      ann.withLock { $0.user.x = 42 }
+      try await ann.save()
+      try await eventually("Bob sees Ann move") { bob.wrappedValue.peers.first?.data.x == 42 }
+      #expect(ann.wrappedValue.user == Cursor(name: "Ann", x: 42))
+      #expect(bob.wrappedValue.totalCount == 2)
+    }
+  }
+
+  @Test("$channel.publish reaches the other client's topic key; events keep the newest maxEvents")
+  func topic() async throws {
+    try await KeysServer.withTwoClients { a, b in
+      let topic = TopicKey<Cursor>(roomType: "cursors", topic: "ping")
+      let sender = Shared(.instantTopic(topic, roomId: "doc-2", client: a))
+      let receiver = Shared(.instantTopic(topic, roomId: "doc-2", maxEvents: 2, client: b))
+      try await eventually("both connected") { sender.wrappedValue.isConnected && receiver.wrappedValue.isConnected }
+      // Presence joins are confirmed per socket; keep publishing until b hears the first one.
+      try await eventually("b hears a") {
+        try await sender.publish(Cursor(name: "first"))
+        try await Task.sleep(for: .milliseconds(50))
+        return receiver.wrappedValue.latestEvent != nil
+      }
+      for name in ["x", "y", "z"] { try await sender.publish(Cursor(name: name)) }
+      try await eventually("the newest two") { receiver.wrappedValue.events.map(\.data.name) == ["y", "z"] }
+      #expect(sender.wrappedValue.events.isEmpty)
+      receiver.withLock { $0.clearEvents() }
+      #expect(receiver.wrappedValue.latestEvent == nil)
+    }
+  }
+
+  @Test("The connection key follows the client's status")
+  func connection() async throws {
+    try await KeysServer.withTwoClients { a, _ in
+      let status = SharedReader(.instantConnection(client: a))
+      try await eventually("authenticated") { status.wrappedValue == .authenticated }
+      await a.setNetworkAvailable(false)
+      try await eventually("not authenticated once offline") { status.wrappedValue != .authenticated }
+    }
+  }
+}

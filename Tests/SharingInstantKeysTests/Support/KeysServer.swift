@@ -1,0 +1,71 @@
+import Foundation
+import InstantCore
+import InstantDB
+import InstantLocal
+import InstantLocalTesting
+import Logging
+import Testing
+
+/// An in-process instant-local on a free port, and clients of one app pointed at it.
+struct KeysServer {
+  static let appID = "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f50"
+  let port: Int
+
+  func client() -> InstantClient {
+    InstantClient(
+      appId: Self.appID, apiURI: URL(string: "http://127.0.0.1:\(port)")!,
+      websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory,
+      schema: testSchema)
+  }
+
+  /// Runs `body` with a fresh server and two clients, shut down afterwards.
+  static func withTwoClients<T>(_ body: (InstantClient, InstantClient) async throws -> T) async throws -> T {
+    var logger = Logger(label: "keys-tests")
+    logger.logLevel = .critical
+    return try await withInstantLocal(configuration: .testing(dataFile: nil), logger: logger) { server in
+      let server = KeysServer(port: try #require(await server.port))
+      let a = server.client()
+      let b = server.client()
+      do {
+        let result = try await body(a, b)
+        await a.shutdown()
+        await b.shutdown()
+        return result
+      } catch {
+        await a.shutdown()
+        await b.shutdown()
+        throw error
+      }
+    }
+  }
+}
+
+struct NotInTime: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Waits until `condition` holds, checking every 10 ms, for at most `timeout`.
+func eventually(
+  _ what: String, timeout: Duration = .seconds(10), _ condition: @Sendable () async throws -> Bool
+) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try await condition() { return }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  throw NotInTime(description: "\(what) did not happen within \(timeout)")
+}
+
+/// `namespace`'s rows as the server has them now, read by `client` once it is connected.
+func serverRows(_ client: InstantClient, _ namespace: String, _ query: JSON = [:]) async throws -> [JSON] {
+  try await eventually("\(client.appId) connected") { await client.status == .authenticated }
+  let result = try await client.queryOnce(.object([namespace: query]))
+  return result.data[namespace]?.arrayValue ?? []
+}
+
+/// Waits until every write of `client` is acknowledged by the server.
+func allSynced(_ client: InstantClient) async throws {
+  try await eventually("pending writes synced") {
+    await client.pendingWrites.allSatisfy { $0.state == .synced }
+  }
+}

@@ -89,7 +89,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     var failures: [(id: String, reason: String)] = []
     let previous = lock.withLock { self.decoded }
     var decoded: [String: (json: JSON, entity: Entity)] = [:]
-    let decoder = JSONDecoder()
+    let decoder = JSONValueDecoder()
     for (index, json) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
       let id = json["id"]?.stringValue ?? "#\(index)"
       if let known = previous[id], known.json == json {
@@ -98,7 +98,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         continue
       }
       do {
-        let entity = try decoder.decode(Entity.self, from: Data(json.serialized().utf8))
+        let entity = try decoder.decode(Entity.self, from: json)
         value.updateOrAppend(entity)
         decoded[id] = (json, entity)
       } catch {

@@ -12,8 +12,8 @@ import NIOConcurrencyHelpers
 /// - `{"offline": true|false}` → `{"ok": true}`.
 /// - `{"drain": seconds}` → `{"drained": true|false, "pending": k, "rejected": ["message", ...]}`
 ///   once every write of this device is acknowledged (or the time is up).
-/// - `{"view": true}` → `{"view": data}`, the latest server-confirmed answer with no pending write,
-///   or `{"view": null}`.
+/// - `{"view": true}` → `{"view": data, "pending": hasPendingWrites}`, the latest answer that is not
+///   from the cache, or `{"view": null}`.
 /// Every refusal is also appended to `<database>.rejected.jsonl` as `{"id", "error"}`.
 /// It prints `{"ready": true}` once the client exists, and exits when stdin closes.
 public enum ChaosClientWorker {
@@ -71,8 +71,8 @@ public enum ChaosClientWorker {
         ])
       } else if command["view"] != nil {
         let result = latest.withLockedValue { $0 }
-        if let result, !result.isFromCache, !result.hasPendingWrites, result.error == nil {
-          say(["view": result.data])
+        if let result, !result.isFromCache, result.error == nil {
+          say(["view": result.data, "pending": .bool(result.hasPendingWrites)])
         } else {
           say(["view": .null])
         }

@@ -19,6 +19,8 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
   /// Refusals of re-sent strict updates of entities the same client deleted later (see
   /// docs/client.md, "Re-sends and duplicates"): expected under cuts, harmless.
   public var resentUpdatesRefused = 0
+  /// Clients whose view equals the server's but still says `hasPendingWrites` (see ChaosRun).
+  public var viewsStillMarkedPending = 0
   /// Any other refusal, and anything else that went wrong (a client that never drained).
   public var problems: [String] = []
   /// The first difference found, server first.
@@ -33,7 +35,7 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
       "faults: " + ChaosFault.allCases.map { "\($0.rawValue) \(faults[$0, default: 0])" }.joined(separator: ", ")
         + " (\(faults.values.reduce(0, +)) in all)",
       "converged in \(formatted(convergeSeconds)) s after the last write",
-      "re-sent updates refused (expected): \(resentUpdatesRefused)",
+      "re-sent updates refused (expected): \(resentUpdatesRefused), views still marked pending: \(viewsStillMarkedPending)",
       "lost: \(lost), duplicated: \(duplicated), diverged: \(diverged)",
     ]
     for problem in problems.prefix(10) { lines.append("problem: \(problem)") }

@@ -190,19 +190,27 @@ public struct ChaosRun: Sendable {
     for (index, child) in clients.all.enumerated() {
       let deadline = ContinuousClock.now + .seconds(60)
       var last: ChaosState?
+      var pending = false
       while ContinuousClock.now < deadline {
         let answer = try JSON.parse(try await child.request(#"{"view": true}"#))
         if let data = answer["view"], data != .null {
           last = ChaosState(result: data)
-          if last == serverState { break }
+          pending = answer["pending"]?.boolValue ?? false
+          if last == serverState, !pending { break }
+          // Equal data still marked pending after a while: a write whose re-send changed nothing
+          // gets no refresh from instant-local, so the mark stays until the next change.
+          if last == serverState, ContinuousClock.now > deadline - .seconds(50) { break }
         }
         try await Task.sleep(for: .milliseconds(50))
+      }
+      if pending, last == serverState {
+        report.withLockedValue { $0.viewsStillMarkedPending += 1 }
       }
       let differences = last.map { ChaosDifference.between(expected: expected, actual: $0) }
       report.withLockedValue { report in
         guard let differences else {
           report.diverged += 1
-          report.problems.append("client \(index): no server-confirmed view without pending writes")
+          report.problems.append("client \(index): no view from the server")
           return
         }
         guard last != serverState else { return }

@@ -11,6 +11,8 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
   public var faults: [ChaosFault: Int] = [:]
   /// From the first write to the last one enqueued.
   public var writeSeconds = 0.0
+  /// From the last write enqueued until every client had every write acknowledged.
+  public var drainSeconds = 0.0
   /// From the last write enqueued until the server and every client equal the model.
   public var convergeSeconds = 0.0
   public var lost = 0
@@ -34,7 +36,7 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
       "writes: \(writes) enqueued (\(ops) ops) in \(formatted(writeSeconds)) s",
       "faults: " + ChaosFault.allCases.map { "\($0.rawValue) \(faults[$0, default: 0])" }.joined(separator: ", ")
         + " (\(faults.values.reduce(0, +)) in all)",
-      "converged in \(formatted(convergeSeconds)) s after the last write",
+      "drained in \(formatted(drainSeconds)) s, converged in \(formatted(convergeSeconds)) s after the last write",
       "re-sent updates refused (expected): \(resentUpdatesRefused), views still marked pending: \(viewsStillMarkedPending)",
       "lost: \(lost), duplicated: \(duplicated), diverged: \(diverged)",
     ]

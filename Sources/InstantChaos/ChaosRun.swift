@@ -20,7 +20,11 @@ public struct ChaosRun: Sendable {
   /// Each client waits 0…2×this between two writes (0: as fast as it can), so faults land
   /// among writes in flight rather than between bursts.
   public var pauseMilliseconds = 4
-  /// Where the data files go; a new temporary directory by default (removed when the run passes).
+  /// How long each client may take to have every write acknowledged at the end. A long backlog
+  /// on a loaded machine takes minutes (each refresh re-applies every pending write).
+  public var drainSeconds = 600
+  /// Where the data files go (kept); by default a new temporary directory, removed when the run
+  /// passes.
   public var directory: URL?
   /// Child processes' stderr is discarded unless false.
   public var quiet = true
@@ -54,7 +58,7 @@ public struct ChaosRun: Sendable {
     do {
       let report = try await run(in: directory, server: server, clients: clients, proxies: &proxies)
       await shutDown(server: server, clients: clients, proxies: proxies)
-      if report.passed { try? FileManager.default.removeItem(at: directory) }
+      if report.passed, self.directory == nil { try? FileManager.default.removeItem(at: directory) }
       return report
     } catch {
       await shutDown(server: server, clients: clients, proxies: proxies)
@@ -104,6 +108,8 @@ public struct ChaosRun: Sendable {
     var expected = ChaosState()
     for model in models { expected.merge(model.state) }
     try await drain(clients: clients, directory: directory, report: report)
+    report.withLockedValue { $0.drainSeconds = seconds(ContinuousClock.now - written) }
+    log("drained")
     try await compare(expected: expected, port: await server.port, clients: clients, report: report)
     report.withLockedValue { $0.convergeSeconds = seconds(ContinuousClock.now - written) }
     return report.withLockedValue { $0 }
@@ -143,7 +149,8 @@ public struct ChaosRun: Sendable {
     try await withThrowingTaskGroup(of: Void.self) { group in
       for (index, child) in clients.all.enumerated() {
         group.addTask {
-          let answer = try JSON.parse(try await child.request(#"{"drain": 120}"#, timeout: .seconds(150)))
+          let answer = try JSON.parse(
+            try await child.request(#"{"drain": \#(drainSeconds)}"#, timeout: .seconds(drainSeconds + 30)))
           if answer["drained"]?.boolValue != true {
             report.withLockedValue {
               $0.problems.append("client \(index): \(answer["pending"]?.serialized() ?? "?") writes never acknowledged")

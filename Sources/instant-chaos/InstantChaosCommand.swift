@@ -20,6 +20,8 @@ struct InstantChaosCommand: AsyncParsableCommand {
     @Option(help: "One random fault in this many writes on average (besides one of each kind).")
     var faultEvery = 40
     @Option(help: "Each client waits 0…2×this many milliseconds between two writes.") var pause = 4
+    @Option(help: "How long each client may take to drain its writes at the end, in seconds.")
+    var drainSeconds = 600
     @Option(help: "Where the data files go (kept when the run fails).") var directory: String?
     @Flag(help: "Show progress and the children's logs.") var verbose = false
 
@@ -28,6 +30,7 @@ struct InstantChaosCommand: AsyncParsableCommand {
         writes: writes, clients: clients, seed: seed, executable: ChaosRun.siblingExecutable)
       chaos.faultEvery = faultEvery
       chaos.pauseMilliseconds = pause
+      chaos.drainSeconds = drainSeconds
       chaos.directory = directory.map { URL(fileURLWithPath: $0) }
       chaos.quiet = !verbose
       if verbose { chaos.log = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } }

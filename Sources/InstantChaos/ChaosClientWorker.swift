@@ -14,7 +14,8 @@ import NIOConcurrencyHelpers
 ///   once every write of this device is acknowledged (or the time is up).
 /// - `{"view": true}` → `{"view": data, "pending": hasPendingWrites}`, the latest answer that is not
 ///   from the cache, or `{"view": null}`.
-/// Every refusal is also appended to `<database>.rejected.jsonl` as `{"id", "error"}`.
+/// Every refusal is also appended to `<database>.rejected.jsonl` as `{"id", "error", "at"}` (epoch
+/// seconds, to line it up with a verbose run's log).
 /// It prints `{"ready": true}` once the client exists, and exits when stdin closes.
 public enum ChaosClientWorker {
   public static func run(port: Int, database: URL) async {
@@ -36,7 +37,11 @@ public enum ChaosClientWorker {
     let rejections = Task {
       for await write in db.rejectedWrites() {
         rejected.withLockedValue { $0.append(write.error.description) }
-        append(["id": .string(write.id), "error": .string(write.error.description)], to: rejectedLog)
+        append(
+          [
+            "id": .string(write.id), "error": .string(write.error.description),
+            "at": .number(Date().timeIntervalSince1970),
+          ], to: rejectedLog)
       }
     }
     say(["ready": true])

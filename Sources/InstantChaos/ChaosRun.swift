@@ -166,7 +166,8 @@ public struct ChaosRun: Sendable {
       let lines = (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? []
       for line in lines {
         guard let refusal = try? JSON.parse(String(line)), let message = refusal["error"]?.stringValue else { continue }
-        log("client \(index) write \(refusal["id"]?.stringValue ?? "?") refused: \(message)")
+        let at = refusal["at"]?.numberValue.map { String(format: "%.3f", $0) } ?? "?"
+        log("client \(index) write \(refusal["id"]?.stringValue ?? "?") refused at \(at): \(message)")
         report.withLockedValue { report in
           if message.contains("Updating entities that don't exist") {
             report.resentUpdatesRefused += 1

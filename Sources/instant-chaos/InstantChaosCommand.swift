@@ -33,7 +33,12 @@ struct InstantChaosCommand: AsyncParsableCommand {
       chaos.drainSeconds = drainSeconds
       chaos.directory = directory.map { URL(fileURLWithPath: $0) }
       chaos.quiet = !verbose
-      if verbose { chaos.log = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } }
+      if verbose {
+        chaos.log = { line in
+          let at = String(format: "%.3f", Date().timeIntervalSince1970)
+          FileHandle.standardError.write(Data("[\(at)] \(line)\n".utf8))
+        }
+      }
       let report = try await chaos.run()
       print(report)
       if !report.passed { throw ExitCode.failure }

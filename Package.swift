@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "InstantLocalTesting", targets: ["InstantLocalTesting"]),
     .executable(name: "instant-local", targets: ["instant-local"]),
     .library(name: "InstantDB", targets: ["InstantDB"]),
+    .executable(name: "instant-chaos", targets: ["instant-chaos"]),
   ],
   traits: [
     .trait(
@@ -208,6 +209,7 @@ let package = Package(
       name: "InstantDBTests",
       dependencies: [
         "TestSupport",
+        "InstantChaos",
         "InstantDB",
         "InstantCore",
         "InstantLocal",
@@ -219,6 +221,32 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
       ]
+    ),
+
+    // MARK: instant-chaos (reliability: a chaos run against a model, issue 11)
+
+    .target(
+      name: "InstantChaos",
+      dependencies: [
+        "InstantCore",
+        "InstantDB",
+        "InstantLocal",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]
+    ),
+    .executableTarget(
+      name: "instant-chaos",
+      dependencies: [
+        "InstantChaos",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "InstantChaosTests",
+      dependencies: ["InstantChaos", "instant-chaos"]
     ),
   ],
   swiftLanguageModes: [.v6]

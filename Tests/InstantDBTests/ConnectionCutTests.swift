@@ -1,4 +1,5 @@
 import Foundation
+import InstantChaos
 import InstantCore
 import InstantDB
 import TestSupport
@@ -11,7 +12,7 @@ struct ConnectionCutTests {
   @Test("Random cuts during a stream of writes from two clients: nothing lost, both converge")
   func randomCuts() async throws {
     try await withServer { server in
-      let proxy = try await TCPProxy.start(to: server.port)
+      let proxy = try await ChaosProxy.start(to: server.port)
       defer { Task { await proxy.stop() } }
       let a = LocalServer.client(port: proxy.port)
       let b = LocalServer.client(port: proxy.port)
@@ -50,7 +51,7 @@ struct ConnectionCutTests {
           model[id] = Double(n)
         }
         if rng.next() % 15 == 0 {
-          proxy.cutAll()
+          proxy.drop()
           cuts += 1
         }
         if rng.next() % 5 == 0 { try await Task.sleep(for: .milliseconds(Int(rng.next() % 20))) }

@@ -1,4 +1,5 @@
 import Foundation
+import InstantChaos
 import InstantCore
 @testable import InstantDB
 import Testing
@@ -90,7 +91,7 @@ struct RoomsTests {
   @Test("A cut connection: both clients stay in the room with current presence; the old session disappears")
   func reconnectRejoins() async throws {
     try await withServer { server in
-      let proxy = try await TCPProxy.start(to: server.port)
+      let proxy = try await ChaosProxy.start(to: server.port)
       defer { Task { await proxy.stop() } }
       let transport = InjectingTransport()
       let a = LocalServer.client(port: proxy.port, transport: transport)
@@ -105,7 +106,7 @@ struct RoomsTests {
       try await waitFor(seenByB, "B sees A at 7") { $0.peers.first?.data.x == 7 }
       let firstPeerID = seenByA.values.last?.peerID
 
-      proxy.cutAll()
+      proxy.drop()
       try await waitFor(seenByA, "A is back with a new session") { !$0.isLoading && $0.peerID != firstPeerID && $0.hasPeers }
       try await waitFor(seenByB, "B sees the new session of A, still at 7") {
         $0.peers.count == 1 && $0.peers.first?.id != firstPeerID && $0.peers.first?.data == Cursor(name: "A", x: 7)

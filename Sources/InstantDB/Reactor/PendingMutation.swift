@@ -31,8 +31,10 @@ struct PendingMutation: Sendable {
   /// The server does not deduplicate re-sent transactions (protocol.md §3.7): a write whose earlier
   /// send may have committed (`resend`) goes without its `create` modes, so that finding its own
   /// entity already there does not make the server refuse it. Everything else in it is idempotent.
-  func frame(resend: Bool) -> JSON {
-    [
+  /// `steps` replaces the write's own (a re-send without the steps later writes undo).
+  func frame(resend: Bool, steps: [JSON]? = nil) -> JSON {
+    let steps = steps ?? self.steps
+    return [
       "op": "transact", "client-event-id": .string(id),
       "tx-steps": .array(resend ? steps.map(Self.withoutCreateMode) : steps), "created": .number(created),
       "order": .number(Double(order)),

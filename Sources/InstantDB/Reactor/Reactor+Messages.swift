@@ -64,8 +64,21 @@ extension Reactor {
     } catch {
       logger.error("could not record sent writes: \(error)")
     }
+    // A re-sent write goes without the steps that later writes undo anyway (MootSteps).
+    var moot = MootSteps()
+    let knownAttrs = optimisticAttrs()
+    var frames: [Int: JSON] = [:]
+    for i in mutations.indices.reversed() {
+      if mutations[i].txID == nil {
+        frames[i] =
+          mutations[i].wasSent
+          ? mutations[i].frame(resend: true, steps: moot.filter(mutations[i].steps, attrs: knownAttrs))
+          : mutations[i].frame(resend: false)
+      }
+      moot.absorb(mutations[i].steps)
+    }
     for i in unsent {
-      send(mutations[i].frame(resend: mutations[i].wasSent))
+      send(frames[i]!)
       mutations[i].sentOnThisSocket = true
       mutations[i].wasSent = true
     }

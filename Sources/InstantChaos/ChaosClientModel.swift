@@ -1,0 +1,198 @@
+import InstantCore
+
+/// One client's share of the data (it alone writes these entities, so its own order decides every
+/// outcome), and the generator of its random writes. Each write is applied here when the client
+/// reports it enqueued.
+public struct ChaosClientModel: Sendable {
+  var lists: [String: [String: JSON]] = [:]
+  var items: [String: [String: JSON]] = [:]
+  var tags: [String: [String: JSON]] = [:]
+  /// item → its list (the one-to-many link).
+  var itemList: [String: String] = [:]
+  /// item → its tags (the many-to-many link).
+  var itemTags: [String: Set<String>] = [:]
+
+  /// At most this many entities of each kind, so deletes keep up with creates.
+  static let perKind = 25
+
+  public init() {}
+
+  /// A random write (one op, or a batch of several) over this client's entities, and the model
+  /// after it. The model is only kept when the write is reported enqueued.
+  public func nextWrite(using rng: inout SplitMix) -> (ops: [InstaMLOp], after: ChaosClientModel) {
+    var model = self
+    if rng.chance(0.12) {
+      // A batch touches each entity once: the order of steps inside one transaction is the
+      // server's business, not something the model should guess.
+      var ops: [InstaMLOp] = []
+      var touched: Set<String> = []
+      for _ in 0..<Int.random(in: 2...4, using: &rng) {
+        var candidate = model
+        let op = candidate.randomOp(allowDelete: false, using: &rng)
+        guard touched.isDisjoint(with: op.touchedIDs) else { continue }
+        touched.formUnion(op.touchedIDs)
+        ops.append(op)
+        model = candidate
+      }
+      return (ops, model)
+    }
+    let op = model.randomOp(allowDelete: true, using: &rng)
+    return ([op], model)
+  }
+
+  /// The expected data of this client's entities.
+  public var state: ChaosState {
+    var state = ChaosState()
+    for (namespace, entities) in [("lists", lists), ("items", items), ("tags", tags)] {
+      for (id, attributes) in entities { state.entities["\(namespace)/\(id)"] = attributes }
+    }
+    for (item, list) in itemList { state.links.insert("lists/\(list)/items/\(item)") }
+    for (item, tags) in itemTags {
+      for tag in tags { state.links.insert("items/\(item)/tags/\(tag)") }
+    }
+    return state
+  }
+
+  private mutating func randomOp(allowDelete: Bool, using rng: inout SplitMix) -> InstaMLOp {
+    let roll = Int.random(in: 0..<100, using: &rng)
+    let namespace = ["lists", "items", "items", "tags"].randomElement(using: &rng)!
+    let existing = Array(entities(namespace).keys).sorted()
+    if existing.isEmpty || (roll < 22 && existing.count < Self.perKind) {
+      return create(namespace, using: &rng)
+    }
+    let id = existing.randomElement(using: &rng)!
+    switch roll {
+    case ..<50:
+      return update(namespace, id, using: &rng)
+    case ..<60 where allowDelete:
+      return delete(namespace, id)
+    case ..<80:
+      return linkListItem(using: &rng) ?? update(namespace, id, using: &rng)
+    default:
+      return linkItemTag(using: &rng) ?? update(namespace, id, using: &rng)
+    }
+  }
+
+  private func entities(_ namespace: String) -> [String: [String: JSON]] {
+    switch namespace {
+    case "lists": lists
+    case "items": items
+    default: tags
+    }
+  }
+
+  private mutating func set(_ namespace: String, _ id: String, _ attributes: [String: JSON]?) {
+    switch namespace {
+    case "lists": lists[id] = attributes
+    case "items": items[id] = attributes
+    default: tags[id] = attributes
+    }
+  }
+
+  private static func randomValues(_ namespace: String, all: Bool, using rng: inout SplitMix) -> [String: JSON] {
+    let word = ["run", "read", "fix", "ship", "plan", "bake", "walk", "call"]
+    var values: [String: JSON]
+    switch namespace {
+    case "lists":
+      values = [
+        "title": .string("\(word.randomElement(using: &rng)!) \(Int.random(in: 0..<1000, using: &rng))"),
+        "rank": .number(Double(Int.random(in: -500...500, using: &rng))),
+      ]
+    case "items":
+      values = [
+        "text": .string("\(word.randomElement(using: &rng)!)-\(Int.random(in: 0..<100_000, using: &rng))"),
+        "n": .number(Double(Int.random(in: 0..<1_000_000, using: &rng)) / 8),
+        "done": .bool(rng.chance(0.5)),
+      ]
+    default:
+      values = ["name": .string("#\(word.randomElement(using: &rng)!)\(Int.random(in: 0..<50, using: &rng))")]
+    }
+    if !all {
+      let keep = values.keys.sorted().filter { _ in rng.chance(0.6) }
+      let subset = values.filter { keep.contains($0.key) }
+      if !subset.isEmpty { values = subset } else { values = [values.keys.sorted()[0]: values[values.keys.sorted()[0]]!] }
+    }
+    return values
+  }
+
+  private mutating func create(_ namespace: String, using rng: inout SplitMix) -> InstaMLOp {
+    let id = InstantID.make(using: &rng)
+    let values = Self.randomValues(namespace, all: true, using: &rng)
+    set(namespace, id, values)
+    return .create(namespace, .id(id), object(values))
+  }
+
+  private mutating func update(_ namespace: String, _ id: String, using rng: inout SplitMix) -> InstaMLOp {
+    let values = Self.randomValues(namespace, all: false, using: &rng)
+    set(namespace, id, entities(namespace)[id]!.merging(values) { _, new in new })
+    return .update(namespace, .id(id), object(values))
+  }
+
+  private mutating func delete(_ namespace: String, _ id: String) -> InstaMLOp {
+    set(namespace, id, nil)
+    switch namespace {
+    case "lists": itemList = itemList.filter { $0.value != id }
+    case "items":
+      itemList[id] = nil
+      itemTags[id] = nil
+    default:
+      for item in itemTags.keys { itemTags[item]?.remove(id) }
+      itemTags = itemTags.filter { !$0.value.isEmpty }
+    }
+    return .delete(namespace, .id(id))
+  }
+
+  /// Links an item without a list to a list, or unlinks an item from its list.
+  private mutating func linkListItem(using rng: inout SplitMix) -> InstaMLOp? {
+    guard let item = items.keys.sorted().randomElement(using: &rng) else { return nil }
+    if let list = itemList[item] {
+      itemList[item] = nil
+      return .unlink("lists", .id(list), ["items": .string(item)])
+    }
+    guard let list = lists.keys.sorted().randomElement(using: &rng) else { return nil }
+    itemList[item] = list
+    return .link("lists", .id(list), ["items": .string(item)])
+  }
+
+  /// Links an item to a tag, or unlinks them when they are linked.
+  private mutating func linkItemTag(using rng: inout SplitMix) -> InstaMLOp? {
+    guard let item = items.keys.sorted().randomElement(using: &rng),
+      let tag = tags.keys.sorted().randomElement(using: &rng)
+    else { return nil }
+    if itemTags[item]?.contains(tag) == true {
+      itemTags[item]?.remove(tag)
+      if itemTags[item]?.isEmpty == true { itemTags[item] = nil }
+      return .unlink("items", .id(item), ["tags": .string(tag)])
+    }
+    itemTags[item, default: []].insert(tag)
+    return .link("items", .id(item), ["tags": .string(tag)])
+  }
+
+  private func object(_ values: [String: JSON]) -> JSONObject {
+    var object = JSONObject()
+    for key in values.keys.sorted() { object[key] = values[key] }
+    return object
+  }
+}
+
+extension InstaMLOp {
+  /// The entities this op writes: its own, and those it links or unlinks.
+  var touchedIDs: Set<String> {
+    var ids: Set<String> = [entity.stringValue ?? entity.serialized()]
+    if action == .link || action == .unlink {
+      for (_, value) in args?.objectValue ?? [:] { ids.insert(value.stringValue ?? value.serialized()) }
+    }
+    return ids
+  }
+
+  /// `[action, etype, entity, args, opts]`, as the parent sends a write to a client process.
+  var wire: JSON { [.string(action.rawValue), .string(etype), entity, args ?? .null, opts ?? .null] }
+
+  init?(wire: JSON) {
+    guard let parts = wire.arrayValue, parts.count == 5, let name = parts[0].stringValue,
+      let action = Action(rawValue: name), let etype = parts[1].stringValue
+    else { return nil }
+    self.init(
+      action, etype, parts[2], parts[3] == .null ? nil : parts[3], opts: parts[4] == .null ? nil : parts[4])
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import InstantChaos
+import InstantCore
+import InstantDB
+import Testing
+
+/// Writes re-sent after their `transact-ok`s were lost are replayed in order over a server that
+/// already applied them (protocol.md §3.7). Found by instant-chaos (docs/reliability.md).
+@Suite("Re-sent writes replayed", .timeLimit(.minutes(1)))
+struct ResendReplayTests {
+  @Test("A re-sent batch refused for an entity this device deleted later does not undo its other steps")
+  func refusedResendKeepsLaterValues() async throws {
+    try await withServer { server in
+      let proxy = try await ChaosProxy.start(to: server.port)
+      defer { Task { await proxy.stop() } }
+      let transport = InjectingTransport()
+      let a = LocalServer.client(port: proxy.port, transport: transport)
+      let b = server.client()
+      defer { Task { await a.shutdown(); await b.shutdown() } }
+      let watchA = Watcher(a.subscribe(["notes": [:]]))
+      let watchB = Watcher(b.subscribe(["notes": [:]]))
+      try await watchA.next { !$0.isFromCache }
+      let x = InstantID.make()
+      let y = InstantID.make()
+      try await a.transact([.update("notes", .id(x), ["v": 0]), .update("notes", .id(y), ["v": 0])]).synced()
+      try await watchA.next { $0.rows("notes").count == 2 && !$0.hasPendingWrites }
+
+      // Three writes land but their acknowledgements are lost with the socket.
+      transport.dropIncoming.withLock { $0 = { $0.contains("transact-ok") } }
+      try await a.transact(.update("notes", .id(x), ["v": 1]))
+      try await a.transact([.update("notes", .id(x), ["v": 2]), .update("notes", .id(y), ["v": 2])])
+      try await a.transact(.delete("notes", .id(y)))
+      try await watchB.next { $0.column("notes", "v") == [2] }
+      try await waitUntil("three acknowledgements dropped") { transport.dropped.withLock { $0.count } == 3 }
+      transport.dropIncoming.withLock { $0 = { _ in false } }
+      proxy.drop()
+
+      // After the re-sends: x keeps the value of the last write that set it.
+      try await waitUntil(timeout: .seconds(20), "every write answered") {
+        await a.pendingWrites.allSatisfy { $0.state == .synced }
+      }
+      let server = try await watchB.next(timeout: .seconds(5), "the server's x") { !$0.rows("notes").isEmpty }
+      #expect(server.column("notes", "v") == [2], "x on the server after the re-sends")
+      try await watchA.next(timeout: .seconds(5), "x on A") { $0.column("notes", "v") == [2] }
+    }
+  }
+
+  @Test("A re-sent unique link undone and made elsewhere later is left out, so its write's other steps land")
+  func movedUniqueLink() async throws {
+    try await withServer { server in
+      let proxy = try await ChaosProxy.start(to: server.port)
+      defer { Task { await proxy.stop() } }
+      let transport = InjectingTransport()
+      let schema = ChaosSchema.client
+      let a = LocalServer.client(port: proxy.port, schema: schema, transport: transport)
+      let b = server.client(schema: schema)
+      defer { Task { await a.shutdown(); await b.shutdown() } }
+      let query: JSON = ["lists": ["items": [:]], "items": [:]]
+      let watchA = Watcher(a.subscribe(query))
+      let watchB = Watcher(b.subscribe(query))
+      try await watchA.next { !$0.isFromCache }
+      let (l1, l2, item) = (InstantID.make(), InstantID.make(), InstantID.make())
+      try await a.transact([
+        .create("lists", .id(l1), ["title": "one"]), .create("lists", .id(l2), ["title": "two"]),
+        .create("items", .id(item), ["text": "t", "n": 0]),
+      ]).synced()
+
+      // Four writes land but their acknowledgements are lost with the socket.
+      transport.dropIncoming.withLock { $0 = { $0.contains("transact-ok") } }
+      try await a.transact(.update("items", .id(item), ["n": 1]))
+      try await a.transact([.link("lists", .id(l1), ["items": .string(item)]), .update("items", .id(item), ["n": 2])])
+      try await a.transact(.unlink("lists", .id(l1), ["items": .string(item)]))
+      try await a.transact(.link("lists", .id(l2), ["items": .string(item)]))
+      try await waitUntil("four acknowledgements dropped") { transport.dropped.withLock { $0.count } == 4 }
+      transport.dropIncoming.withLock { $0 = { _ in false } }
+      proxy.drop()
+
+      try await waitUntil(timeout: .seconds(20), "every write answered") {
+        await a.pendingWrites.allSatisfy { $0.state == .synced }
+      }
+      let onServer = try await watchB.next(timeout: .seconds(5), "the item under l2") {
+        $0.rows("lists").contains { $0["id"] == .string(l2) && $0["items"]?.arrayValue?.count == 1 }
+      }
+      #expect(onServer.column("items", "n") == [2], "n on the server after the re-sends")
+    }
+  }
+}

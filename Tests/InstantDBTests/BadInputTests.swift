@@ -44,6 +44,46 @@ struct ClientBadInputTests {
     }
   }
 
+  @Test("Replayed frames change nothing: a second init-ok re-sends nothing, an older result is not shown")
+  func replayedFrames() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let captured = Locked<[String]>([])
+      transport.dropIncoming.withLock {
+        $0 = { text in
+          captured.withLock { $0.append(text) }
+          return false
+        }
+      }
+      let a = server.client(transport: transport)
+      defer { Task { await a.shutdown() } }
+      let watch = Watcher(a.subscribe(["todos": [:]]))
+      try await watch.next { !$0.isFromCache }
+      try await a.transact(.update("todos", .id(InstantID.make()), ["title": "kept"])).synced()
+      try await watch.next { $0.column("todos", "title") == ["kept"] && !$0.hasPendingWrites }
+      let initOK = try #require(captured.withLock { $0 }.first { $0.contains("\"init-ok\"") })
+      let emptyResult = try #require(captured.withLock { $0 }.first { $0.contains("\"add-query-ok\"") })
+      let sentBefore = transport.sent.count
+
+      transport.inject(initOK)
+      transport.inject(emptyResult)  // the first answer, before "kept" existed
+      // Frames are handled in order: once this one has been, so have the replays.
+      transport.inject(#"{"op": "app-status-changed", "status": "read-only"}"#)
+      try await waitUntil("the frames after the replays are handled") { await a.appStatus == .readOnly }
+      let shown = Watcher(a.subscribe(["todos": [:]]))  // starts with what the query shows now
+      let current = try await shown.next { _ in true }
+      #expect(current.column("todos", "title") == ["kept"], "the replayed older result is not shown")
+      transport.inject(#"{"op": "app-status-changed", "status": "active"}"#)
+      try await waitUntil("the app is active again") { await a.appStatus == .active }
+      try await a.transact(.update("todos", .id(InstantID.make()), ["title": "after"])).synced()
+      let result = try await watch.next { Set($0.column("todos", "title")) == ["kept", "after"] && !$0.hasPendingWrites }
+      #expect(result.error == nil)
+      let resent = transport.sent[sentBefore...].filter { $0.contains("\"add-query\"") }
+      #expect(resent.isEmpty, "a replayed init-ok re-sent \(resent.count) add-query")
+      #expect(transport.sent[sentBefore...].filter { $0.contains("\"transact\"") }.count == 1)
+    }
+  }
+
   @Test("A read-only app refuses writes at once with a clear error; reads keep working")
   func readOnlyApp() async throws {
     try await withServer { server in

@@ -13,6 +13,8 @@ struct QueryState {
   var serverTriples: [JSON]?
   var pageInfo: JSON?
   var processedTxID: Int?
+  /// The socket (`Reactor.socketGeneration`) the result came on.
+  var resultSocket: Int?
   /// Whether the server answered on the current socket.
   var isFresh = false
   var error: InstantClientError?

@@ -46,6 +46,8 @@ extension Reactor {
   }
 
   private func handleInitOK(_ message: JSON) {
+    // `init` runs once per socket: another `init-ok` would re-send every query and write.
+    guard status == .opened else { return logger.error("skipped an init-ok on a socket that already had one") }
     backoff.reset()
     lastError = nil
     sessionID = message["session-id"]?.stringValue

@@ -54,12 +54,19 @@ extension Reactor {
 
   func receiveResult(for q: JSON, result: JSON, processedTxID: Int?) {
     let key = q.canonicalString
-    guard queries[key] != nil else { return }
+    guard let state = queries[key] else { return }
+    // On one socket the server's results only move forward: an older one is a replay.
+    if state.resultSocket == socketGeneration, let current = state.processedTxID, let processedTxID,
+      processedTxID < current
+    {
+      return logger.error("skipped a result for tx \(processedTxID), older than the one shown (\(current))")
+    }
     let triples = ServerResult.triples(result)
     let pageInfo = ServerResult.pageInfo(result)
     queries[key]!.serverTriples = triples
     queries[key]!.pageInfo = pageInfo
     queries[key]!.processedTxID = processedTxID
+    queries[key]!.resultSocket = socketGeneration
     queries[key]!.isFresh = true
     queries[key]!.error = nil
     queries[key]!.base = makeStore(triples)

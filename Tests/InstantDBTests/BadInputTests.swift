@@ -48,13 +48,7 @@ struct ClientBadInputTests {
   func replayedFrames() async throws {
     try await withServer { server in
       let transport = InjectingTransport()
-      let captured = Locked<[String]>([])
-      transport.dropIncoming.withLock {
-        $0 = { text in
-          captured.withLock { $0.append(text) }
-          return false
-        }
-      }
+      let captured = transport.recordIncoming()
       let a = server.client(transport: transport)
       defer { Task { await a.shutdown() } }
       let watch = Watcher(a.subscribe(["todos": [:]]))

@@ -14,13 +14,7 @@ struct FrameFuzzTests {
   func mutatedServerFrames(seed: UInt64) async throws {
     try await withServer { server in
       let transport = InjectingTransport()
-      let captured = Locked<[String]>([])
-      transport.dropIncoming.withLock {
-        $0 = { text in
-          captured.withLock { $0.append(text) }
-          return false
-        }
-      }
+      let captured = transport.recordIncoming()
       let a = server.client(transport: transport)
       let b = server.client()
       defer { Task { await a.shutdown(); await b.shutdown() } }

@@ -42,6 +42,18 @@ final class InjectingTransport: WebSocketTransport {
 
   var sent: [String] { sentFrames.withLock { $0 } }
 
+  /// Records every frame the server sends from now on (none is dropped); returns the record.
+  func recordIncoming() -> Locked<[String]> {
+    let record = Locked<[String]>([])
+    dropIncoming.withLock {
+      $0 = { text in
+        record.withLock { $0.append(text) }
+        return false
+      }
+    }
+    return record
+  }
+
   struct Connection: WebSocketConnection {
     let real: any WebSocketConnection
     let messages: AsyncThrowingStream<String, any Error>

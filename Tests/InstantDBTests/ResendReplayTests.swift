@@ -84,4 +84,39 @@ struct ResendReplayTests {
       #expect(onServer.column("items", "n") == [2], "n on the server after the re-sends")
     }
   }
+
+  @Test("A create re-sent after its first send never arrived is kept when later writes update, then delete, its entity")
+  func createNeededByLaterWrites() async throws {
+    try await withServer { server in
+      let transport = InjectingTransport()
+      let a = server.client(transport: transport)
+      let b = server.client()
+      defer { Task { await a.shutdown(); await b.shutdown() } }
+      let watchA = Watcher(a.subscribe(["notes": [:], "tags": [:]]))
+      let watchB = Watcher(b.subscribe(["notes": [:]]))
+      try await watchA.next { !$0.isFromCache }
+      try await a.transact(.update("tags", .id(InstantID.make()), ["name": "schema"])).synced()
+      try await a.transact(.update("notes", .id(InstantID.make()), ["v": 0])).synced()
+
+      // The create is sent, and lost on the way.
+      let tag = InstantID.make()
+      let note = InstantID.make()
+      transport.dropOutgoing.withLock { $0 = { $0.contains("\"transact\"") } }
+      try await a.transact(.update("tags", .id(tag), ["name": "new"]))
+      try await waitUntil("the create is sent") { await a.pendingWrites.last?.state == .sent }
+      await a.setNetworkAvailable(false)
+      transport.dropOutgoing.withLock { $0 = { _ in false } }
+      // Offline: a strict update of the tag (this device has seen it), a note, then the tag's delete.
+      try await a.transact([.update("tags", .id(tag), ["name": "renamed"]), .update("notes", .id(note), ["v": 1])])
+      try await a.transact(.delete("tags", .id(tag)))
+      let rejections = Watching(a.rejectedWrites())
+      await a.setNetworkAvailable(true)
+
+      try await waitUntil(timeout: .seconds(20), "every write answered") {
+        await a.pendingWrites.allSatisfy { $0.state == .synced }
+      }
+      #expect(rejections.values.isEmpty, "refused: \(rejections.values)")
+      try await watchB.next(timeout: .seconds(5), "the note on the server") { Set($0.column("notes", "v")) == [0, 1] }
+    }
+  }
 }

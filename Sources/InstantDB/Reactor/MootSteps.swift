@@ -30,6 +30,21 @@ struct MootSteps {
     }
   }
 
+  /// A write between this point and a later delete that is sent whole needs what it names to
+  /// exist when it runs: a step of an earlier write that creates or sets such an entity is not
+  /// moot (if the earlier write's first send never reached the server, dropping it would make
+  /// the whole-sent write fail — found by instant-chaos, seed 7).
+  mutating func keepEntities(namedBy steps: [JSON]) {
+    guard !deleted.isEmpty else { return }
+    for step in steps {
+      guard case let .array(parts) = step, parts.count >= 2 else { continue }
+      for etype in deleted.keys {
+        deleted[etype]!.remove(parts[1])
+        if parts.count >= 4 { deleted[etype]!.remove(parts[3]) }
+      }
+    }
+  }
+
   /// `steps` without the ones a later write undoes (an `add-triple` or `deep-merge-triple` on an
   /// entity deleted later, a link to an entity deleted later, a triple retracted later).
   func filter(_ steps: [JSON], attrs: AttrStore) -> [JSON] {

@@ -72,10 +72,12 @@ extension Reactor {
     var frames: [Int: JSON] = [:]
     for i in mutations.indices.reversed() {
       if mutations[i].txID == nil {
-        frames[i] =
-          mutations[i].wasSent
-          ? mutations[i].frame(resend: true, steps: moot.filter(mutations[i].steps, attrs: knownAttrs))
-          : mutations[i].frame(resend: false)
+        if mutations[i].wasSent {
+          frames[i] = mutations[i].frame(resend: true, steps: moot.filter(mutations[i].steps, attrs: knownAttrs))
+        } else {
+          frames[i] = mutations[i].frame(resend: false)
+          moot.keepEntities(namedBy: mutations[i].steps)
+        }
       }
       moot.absorb(mutations[i].steps)
     }

@@ -156,6 +156,10 @@ actor Reactor {
       backoff.reset()
       wake()
     } else if let connection {
+      // Offline from now on, not once the socket has finished closing: a write made after this
+      // returns waits in the queue instead of going out on a socket that is closing.
+      self.connection = nil
+      if status != .errored { setStatus(.closed) }
       await connection.close()
     }
   }

@@ -11,6 +11,9 @@ final class InjectingTransport: WebSocketTransport {
   let dropIncoming = Locked<@Sendable (String) -> Bool>({ _ in false })
   /// The frames dropped so far.
   let dropped = Locked<[String]>([])
+  /// Outgoing frames for which this returns true never reach the server (they are still
+  /// recorded in ``sent``), as if lost on the way.
+  let dropOutgoing = Locked<@Sendable (String) -> Bool>({ _ in false })
 
   func connect(to url: URL) async throws -> any WebSocketConnection {
     let real = try await base.connect(to: url)
@@ -32,7 +35,7 @@ final class InjectingTransport: WebSocketTransport {
         continuation.finish(throwing: error)
       }
     }
-    return Connection(real: real, messages: stream, forward: forward, sent: sentFrames)
+    return Connection(real: real, messages: stream, forward: forward, sent: sentFrames, dropOutgoing: dropOutgoing)
   }
 
   /// Delivers `text` to the client as if the server had sent it.
@@ -59,10 +62,11 @@ final class InjectingTransport: WebSocketTransport {
     let messages: AsyncThrowingStream<String, any Error>
     let forward: Task<Void, Never>
     let sent: Locked<[String]>
+    let dropOutgoing: Locked<@Sendable (String) -> Bool>
 
     func send(_ text: String) {
       sent.withLock { $0.append(text) }
-      real.send(text)
+      if !dropOutgoing.withLock({ $0 })(text) { real.send(text) }
     }
 
     func close() async {

@@ -16,6 +16,7 @@ let package = Package(
     .executable(name: "instant-local", targets: ["instant-local"]),
     .library(name: "InstantDB", targets: ["InstantDB"]),
     .executable(name: "instant-chaos", targets: ["instant-chaos"]),
+    .executable(name: "instant-demo", targets: ["instant-demo"]),
   ],
   traits: [
     .trait(
@@ -247,6 +248,60 @@ let package = Package(
     .testTarget(
       name: "InstantChaosTests",
       dependencies: ["InstantChaos", "instant-chaos"]
+    ),
+
+    // MARK: Examples (the demos: `swift run instant-demo`, `todos`, `chat`, `cursors`, `tiles`)
+
+    // Generated from Examples/Schema/instant.schema.ts (the sample schema plus what the demos need).
+    .target(
+      name: "ExampleSchema",
+      dependencies: ["SharingInstant"],
+      path: "Examples/Schema",
+      exclude: ["instant.schema.ts"]
+    ),
+    // The seeds' case studies as models over `@Shared` keys only (and SwiftUI views on Apple platforms).
+    .target(
+      name: "CaseStudies",
+      dependencies: ["ExampleSchema", "SharingInstant"],
+      path: "Examples/CaseStudies"
+    ),
+    // What the terminal demos share: finding or starting the embedded server, the terminal itself.
+    .target(
+      name: "DemoSupport",
+      dependencies: [
+        "CaseStudies",
+        "SharingInstant",
+        "InstantLocal",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Examples/DemoSupport"
+    ),
+    .executableTarget(
+      name: "instant-demo",
+      dependencies: ["DemoSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Examples/instant-demo"
+    ),
+    // The terminal demos: `swift run todos` (Sync), `chat` (Typing Indicator, Avatar Stack, topics),
+    // `cursors`, `tiles` (Tile Game). Run one in two terminals: the first starts the server.
+    .executableTarget(name: "todos", dependencies: ["DemoSupport"], path: "Examples/todos"),
+    .executableTarget(name: "chat", dependencies: ["DemoSupport"], path: "Examples/chat"),
+    .executableTarget(name: "cursors", dependencies: ["DemoSupport"], path: "Examples/cursors"),
+    .executableTarget(name: "tiles", dependencies: ["DemoSupport"], path: "Examples/tiles"),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: [
+        "CaseStudies",
+        "DemoSupport",
+        "ExampleSchema",
+        "SharingInstant",
+        "InstantLocal",
+        "InstantLocalTesting",
+        "instant-demo",
+        "todos",
+        "chat",
+        "cursors",
+        "tiles",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+print("cursors: not yet")

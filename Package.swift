@@ -278,7 +278,13 @@ let package = Package(
     ),
     .executableTarget(
       name: "instant-demo",
-      dependencies: ["DemoSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: [
+        "CaseStudies",
+        "DemoSupport",
+        "ExampleSchema",
+        "SharingInstant",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "Examples/instant-demo"
     ),
     // The terminal demos: `swift run todos` (Sync), `chat` (Typing Indicator, Avatar Stack, topics),

@@ -1,62 +1,38 @@
+import Foundation
 import Observation
 
-/// A change notification each time something `read` touches changes (`@Shared` values,
-/// `@Observable` models), through Observation: what SwiftUI does for a view, for a terminal.
-///
-/// Changes that arrive while the consumer is busy are merged into one.
+/// A notification after each change of something `read` touches (`@Shared` values,
+/// `@Observable` models): what SwiftUI does for a view, for a terminal. Changes that arrive while
+/// the consumer is busy are merged into one.
 @MainActor
-public func changes(of read: @escaping @MainActor () -> Void) -> AsyncStream<Void> {
+public func changes(of read: @escaping @MainActor @Sendable () -> Void) -> AsyncStream<Void> {
   let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-  let tracker = ChangeTracker(read: read, continuation: continuation)
-  tracker.track()
-  continuation.onTermination = { _ in Task { @MainActor in tracker.stop() } }
+  let task = Task { @MainActor in
+    for await _ in observe({ read(); return true }) { continuation.yield() }
+    continuation.finish()
+  }
+  continuation.onTermination = { _ in task.cancel() }
   return stream
 }
 
-@MainActor
-private final class ChangeTracker {
-  let read: @MainActor () -> Void
-  let continuation: AsyncStream<Void>.Continuation
-  var stopped = false
-
-  init(read: @escaping @MainActor () -> Void, continuation: AsyncStream<Void>.Continuation) {
-    self.read = read
-    self.continuation = continuation
-  }
-
-  func track() {
-    guard !stopped else { return }
-    withObservationTracking(read) { [self] in
-      continuation.yield()
-      Task { @MainActor in self.track() }
-    }
-  }
-
-  func stop() { stopped = true }
-}
-
-/// Waits until `condition` holds, re-checking it whenever something it reads changes, and
+/// Waits until `condition` holds, re-checking it after every change of what it reads, and
 /// returns how long that took; throws ``DemoTimeout`` after `timeout`.
 @MainActor
 public func until(
-  _ what: String, timeout: Duration = .seconds(5), _ condition: @escaping @MainActor () -> Bool
+  _ what: String, timeout: Duration = .seconds(5), _ condition: @escaping @MainActor @Sendable () -> Bool
 ) async throws -> Duration {
   let clock = ContinuousClock()
   let start = clock.now
-  if condition() { return .zero }
-  let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-  let tracker = ChangeTracker(read: { _ = condition() }, continuation: continuation)
-  tracker.track()
+  let watcher = Task { @MainActor in
+    for await holds in observe(condition) where holds { return true }
+    return false
+  }
   let timer = Task {
     try? await Task.sleep(for: timeout)
-    continuation.finish()
+    watcher.cancel()
   }
-  defer {
-    tracker.stop()
-    timer.cancel()
-  }
-  for await _ in stream where condition() { return clock.now - start }
-  if condition() { return clock.now - start }
+  defer { timer.cancel() }
+  if await watcher.value || condition() { return clock.now - start }
   throw DemoTimeout(what: what, timeout: timeout)
 }
 
@@ -64,5 +40,50 @@ public func until(
 public struct DemoTimeout: Error, CustomStringConvertible {
   public var what: String
   public var timeout: Duration
+  public init(what: String, timeout: Duration) {
+    self.what = what
+    self.timeout = timeout
+  }
   public var description: String { "\(what) did not happen within \(timeout)" }
+}
+
+/// The values of `read`: now, and after each change of what it reads.
+///
+/// `withObservationTracking` notifies *before* a value changes (will-set), and a `@Shared`
+/// value may change on another thread. So after a notification `read` runs on the main actor
+/// at once (usually after the change: the reference's lock makes it wait for a write in
+/// progress), and again a millisecond later, when tracking is renewed, so a change whose
+/// write had not begun yet is never missed. (Swift 6.2's `Observations` has did-set
+/// semantics, but crashes with main-actor closures in this toolchain.)
+@MainActor
+func observe(_ read: @escaping @MainActor @Sendable () -> Bool) -> AsyncStream<Bool> {
+  let (stream, continuation) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(1))
+  let tracker = Tracker(read: read, continuation: continuation)
+  tracker.track()
+  continuation.onTermination = { _ in Task { @MainActor in tracker.stopped = true } }
+  return stream
+}
+
+@MainActor
+private final class Tracker {
+  let read: @MainActor () -> Bool
+  let continuation: AsyncStream<Bool>.Continuation
+  var stopped = false
+
+  init(read: @escaping @MainActor () -> Bool, continuation: AsyncStream<Bool>.Continuation) {
+    self.read = read
+    self.continuation = continuation
+  }
+
+  func track() {
+    guard !stopped else { return }
+    continuation.yield(withObservationTracking(read) { [self] in
+      Task { @MainActor in
+        guard !self.stopped else { return }
+        self.continuation.yield(self.read())
+        try? await Task.sleep(for: .milliseconds(1))
+        self.track()
+      }
+    })
+  }
 }

@@ -34,6 +34,22 @@ struct RoomHandlesTests {
     }
   }
 
+  @Test("A room joined first without presence (for a topic) takes the next handle's initial presence")
+  func topicHandleFirst() async throws {
+    try await withServer { server in
+      let a = server.client()
+      let b = server.client()
+      defer { Task { await a.shutdown(); await b.shutdown() } }
+      let roomB = await b.joinRoom(type: "chat", id: "h4")
+      let seenByB = Watching(roomB.presenceUpdates())
+      let topicOnly = await a.joinRoom(type: "chat", id: "h4")
+      let withPresence = await a.joinRoom(type: "chat", id: "h4", initialPresence: ["name": "Ann"] as JSON)
+      try await waitFor(seenByB, "B sees A's presence, not {}") { $0.peers.map(\.data) == [["name": "Ann"]] }
+      #expect(await withPresence.presence.user == ["name": "Ann"])
+      #expect(await topicOnly.presence.user == ["name": "Ann"])
+    }
+  }
+
   @Test("Presence set before join-room-ok is what peers see; leaving before join-room-ok still leaves")
   func beforeTheJoin() async throws {
     try await withServer { server in

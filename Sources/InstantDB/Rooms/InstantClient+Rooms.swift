@@ -10,7 +10,8 @@ extension InstantClient {
   /// for await presence in room.presenceUpdates() { print(presence.peers.map(\.data.name)) }
   /// ```
   ///
-  /// Joining a room this client is already in adds a handle to it: the presence already set wins.
+  /// Joining a room this client is already in adds a handle to it: the presence already set wins,
+  /// unless it is empty (the room was joined for a topic only), as in the reference client.
   /// Throws only if `initialPresence` does not encode as JSON.
   public func joinRoom<Presence: Codable & Sendable & Equatable>(
     type: String, id: String, initialPresence: Presence

@@ -12,8 +12,16 @@ extension Reactor {
     if rooms[id] == nil {
       rooms[id] = RoomState(id: id, type: type, presence: initialPresence)
       if status == .authenticated { sendJoin(id) }
+    } else if Self.isEmptyPresence(rooms[id]!.presence) && !Self.isEmptyPresence(initialPresence) {
+      // Joined first by a handle without presence (a topic): as in the reference, the first
+      // initial presence is this session's presence; peers would otherwise see `{}` for good.
+      setPresence(id, initialPresence)
     }
     rooms[id]!.handles.insert(handle)
+  }
+
+  static func isEmptyPresence(_ presence: JSON) -> Bool {
+    presence == .null || presence == .object([:])
   }
 
   func releaseRoom(_ id: String, handle: UUID) {

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// `swift run instant-demo`, the README's first command, run as a newcomer runs it.
+@Suite("instant-demo", .timeLimit(.minutes(1)))
+struct InstantDemoTests {
+  @Test("With no arguments it tells the whole story on an embedded server and exits 0")
+  func wholeStory() throws {
+    let run = try runDemo([])
+    #expect(run.status == 0, "\(run.output)")
+    for step in [
+      "A adds three todos → B sees them", "B deletes “Walk the dog” → A sees it gone",
+      "on B it heads the open-todos key", "B shows “Ann is typing…”", "B receives it",
+      "A comes back online → its queued edit lands on B", "the server refuses the edit; A rolls it back and says why",
+    ] {
+      #expect(run.output.contains("✔") && run.output.contains(step), "missing step: \(step)")
+    }
+    #expect(!run.output.contains("✘"))
+    #expect(run.output.contains("Updating entities that don't exist"), "the refused write's message is shown")
+    let summary = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("instant-demo: all ") })
+    #expect(summary.contains("steps passed"))
+  }
+
+  @Test("A server that is not there fails the first step by name, with exit code 1")
+  func noServer() throws {
+    let run = try runDemo(["--server", "http://127.0.0.1:9", "--timeout", "1"])
+    #expect(run.status == 1)
+    #expect(run.output.contains("✘  1. A and B connect"))
+    #expect(run.output.contains("instant-demo: FAILED at step 1"))
+  }
+
+  @Test("A --server that is not an http(s) or ws(s) URL is refused with a clear message")
+  func badServer() throws {
+    let run = try runDemo(["--server", "ftp://example.com"])
+    #expect(run.status != 0)
+    #expect(run.output.contains("--server wants an http(s):// or ws(s):// URL"))
+  }
+}
+
+/// Runs the built `instant-demo` (next to the test bundle) to completion.
+func runDemo(_ arguments: [String]) throws -> (status: Int32, output: String) {
+  let process = Process()
+  // Next to the test bundle, where `swift build --build-tests` puts the executables.
+  let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  process.executableURL = me.deletingLastPathComponent().appendingPathComponent("instant-demo")
+  process.arguments = arguments
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

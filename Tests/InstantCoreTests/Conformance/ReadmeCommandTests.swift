@@ -4,9 +4,9 @@ import Testing
 
 /// The README's first command, as a newcomer runs it: our own example dataset, no fixtures needed.
 @Suite("README commands") struct ReadmeCommandTests {
-  @Test("instant-query over Examples/todos prints the open todos of each goal") func readmeQuery() throws {
+  @Test("instant-query over Examples/Datasets/todos prints the open todos of each goal") func readmeQuery() throws {
     let output = try InstantQueryBatchTests.run(arguments: [
-      "--dataset", "Examples/todos", #"{"goals":{"todos":{"$":{"where":{"done":false}}}}}"#,
+      "--dataset", "Examples/Datasets/todos", #"{"goals":{"todos":{"$":{"where":{"done":false}}}}}"#,
     ])
     #expect(output.status == 0, "stderr: \(output.stderr)")
     let result = try JSON.parse(bytes: output.stdout)
@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test("a malformed query is refused with a message") func malformedQuery() throws {
-    let output = try InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/todos", "{not json"])
+    let output = try InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/Datasets/todos", "{not json"])
     #expect(output.status != 0)
     #expect(output.stderr.contains("query"))
   }

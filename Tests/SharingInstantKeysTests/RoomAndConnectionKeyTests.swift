@@ -1,3 +1,4 @@
+import InstantCore
 import InstantDB
 import SharingInstant
 import Testing
@@ -57,4 +58,22 @@ struct RoomAndConnectionKeyTests {
       try await eventually("not authenticated once offline") { status.wrappedValue != .authenticated }
     }
   }
+
+  @Test("The pending-writes key counts writes queued offline and empties once the server acknowledges them")
+  func pendingWrites() async throws {
+    try await KeysServer.withTwoClients { a, _ in
+      let pending = SharedReader(.instantPendingWrites(client: a))
+      let status = SharedReader(.instantConnection(client: a))
+      try await eventually("authenticated") { status.wrappedValue == .authenticated }
+      #expect(pending.wrappedValue.isEmpty)
+      await a.setNetworkAvailable(false)
+      _ = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "one"]))
+      _ = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "two"]))
+      try await eventually("two writes waiting") { pending.wrappedValue.count == 2 }
+      #expect(pending.wrappedValue.unacknowledged.allSatisfy { $0.state == .enqueued })
+      await a.setNetworkAvailable(true)
+      try await eventually("acknowledged") { pending.wrappedValue.isEmpty }
+    }
+  }
 }
+

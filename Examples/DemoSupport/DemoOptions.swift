@@ -1,0 +1,83 @@
+import Foundation
+
+/// The options every terminal demo takes.
+public struct DemoOptions: Sendable, Equatable {
+  /// An InstantDB-compatible server to use instead of the embedded one.
+  public var server: URL?
+  public var appID = DemoServer.appID
+  /// Your name for the others (presence, message authors).
+  public var name = "user-" + String((0..<4).map { _ in "abcdefghijkmnpqrstuvwxyz23456789".randomElement()! })
+  /// Your color (`#RRGGBB`); derived from the name unless given.
+  public var color: String?
+  /// The embedded server's port (or the port of the one to join).
+  public var port = DemoServer.port
+  /// The embedded server's data file.
+  public var data = DemoServer.dataFile
+  /// The room (chat, cursors) or board (tiles) to join; each demo has its own default.
+  public var room: String?
+
+  public init() {}
+
+  /// The usage text for `command`.
+  public static func usage(_ command: String, _ summary: String) -> String {
+    """
+    \(summary)
+
+    Usage: swift run \(command) [--name NAME] [--room ROOM] [--server URL | --port PORT --data FILE]
+
+    Without --server, the demo joins the instant-local already listening on --port (another
+    terminal running a demo, or `swift run instant-local`), or starts one there itself.
+
+      --server URL   an InstantDB-compatible server (http(s):// or ws(s)://); nothing embedded
+      --app-id ID    the app (default \(DemoServer.appID))
+      --name NAME    your name for the others (default user-<4 random characters>)
+      --color HEX    your color, #RRGGBB (default: one picked from the name)
+      --port PORT    the embedded server's port (default \(DemoServer.port))
+      --data FILE    the embedded server's data (default \(DemoServer.dataFile))
+      --room ROOM    the room (or board) to join
+      -h, --help     this text
+    """
+  }
+
+  /// Parses `arguments` (without the program name). Throws ``DemoError`` for a bad option;
+  /// returns `nil` for `--help`.
+  public static func parse(_ arguments: [String]) throws -> DemoOptions? {
+    var options = DemoOptions()
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      var (flag, inline) = (argument, String?.none)
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        (flag, inline) = (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+      }
+      if flag == "-h" || flag == "--help" { return nil }
+      guard let value = inline ?? rest.popFirst() else { throw DemoError("\(flag) needs a value") }
+      switch flag {
+      case "--server":
+        guard let url = URL(string: value) else { throw DemoError("--server: not a URL: \(value)") }
+        options.server = url
+      case "--app-id": options.appID = value
+      case "--name":
+        guard !value.isEmpty else { throw DemoError("--name must not be empty") }
+        options.name = value
+      case "--color":
+        guard Terminal.rgb(value) != nil else { throw DemoError("--color wants #RRGGBB, got \(value)") }
+        options.color = value.hasPrefix("#") ? value : "#" + value
+      case "--port":
+        guard let port = Int(value), (1...65535).contains(port) else { throw DemoError("--port: not a port: \(value)") }
+        options.port = port
+      case "--data": options.data = value
+      case "--room": options.room = value
+      default: throw DemoError("unknown option \(flag) (see --help)")
+      }
+    }
+    return options
+  }
+
+  /// Your color: ``color``, or one of a palette picked by a hash of the name.
+  public var resolvedColor: String {
+    if let color { return color }
+    let palette = ["#E5484D", "#F76B15", "#FFC53D", "#46A758", "#12A594", "#0090FF", "#8E4EC6", "#D6409F"]
+    let hash = name.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+    return palette[Int(hash % UInt32(palette.count))]
+  }
+}

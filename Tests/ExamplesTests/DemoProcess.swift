@@ -1,0 +1,138 @@
+import DemoSupport
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A terminal demo run as a child process the way a person runs it, with its stdin and stdout
+/// pipes in place of the keyboard and the screen: ``type(_:)`` writes keys, ``waitForFrame`` reads
+/// the screen (the plain-text frames a demo prints when stdout is not a terminal).
+final class DemoProcess: @unchecked Sendable {
+  let label: String
+  private let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  private let lock = NSLock()
+  private var buffer = Data()
+
+  /// Where `swift build --build-tests` puts the demos: next to the test bundle.
+  static var buildDirectory: URL {
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let base = FileManager.default.fileExists(atPath: me.path) ? me : Bundle.main.executableURL ?? me
+    return base.deletingLastPathComponent()
+  }
+
+  /// Starts the demo `executable` (`todos`, `chat`, …) with `arguments`.
+  init(_ executable: String, _ arguments: [String], label: String) throws {
+    signal(SIGPIPE, SIG_IGN)
+    self.label = label
+    process.executableURL = Self.buildDirectory.appendingPathComponent(executable)
+    process.arguments = arguments
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self, !data.isEmpty else { return }
+      lock.withLock { buffer.append(data) }
+    }
+    try process.run()
+  }
+
+  deinit { stop() }
+
+  /// Everything the demo printed so far.
+  var text: String { lock.withLock { String(decoding: buffer, as: UTF8.self) } }
+
+  /// The complete frames printed so far, oldest first.
+  var frames: [String] {
+    let parts = text.components(separatedBy: "\n\(Terminal.frameEnd)\n")
+    return parts.dropLast().map { $0.hasPrefix("\n") ? String($0.dropFirst()) : $0 }
+  }
+
+  /// Types `keys` (bytes on the demo's stdin, as a terminal in raw mode sends them).
+  func type(_ keys: String) {
+    try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
+  }
+
+  /// Closes stdin (Ctrl-D at the end of a pipe).
+  func closeInput() {
+    try? input.fileHandleForWriting.close()
+  }
+
+  /// Waits until the newest frame satisfies `holds` — or, with `since`, any frame from that index
+  /// on (for something shown only for a while) — and returns it. Throws after `timeout`, or when
+  /// the demo exits first, with what it printed last.
+  @discardableResult
+  func waitForFrame(
+    _ what: String, since: Int? = nil, timeout: Duration = .seconds(20), where holds: (String) -> Bool
+  ) async throws -> String {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let frames = self.frames
+      let candidates = since.map { frames.dropFirst($0) } ?? frames.suffix(1)
+      if let frame = candidates.last(where: holds) { return frame }
+      guard process.isRunning else {
+        throw DemoProcessFailure("\(label) exited (\(process.terminationStatus)) before \(what); it printed:\n\(tail)")
+      }
+      guard ContinuousClock.now < deadline else {
+        throw DemoProcessFailure("\(label): \(what) not seen within \(timeout); newest frame:\n\(frames.last ?? tail)")
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+  }
+
+  /// Waits for the demo to exit by itself and returns its status.
+  func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning {
+      guard ContinuousClock.now < deadline else {
+        throw DemoProcessFailure("\(label) still running after \(timeout); it printed:\n\(tail)")
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    return process.terminationStatus
+  }
+
+  /// Ends the demo if it still runs (SIGTERM, then SIGKILL after a second).
+  func stop() {
+    if process.isRunning {
+      process.terminate()
+      let deadline = Date().addingTimeInterval(1)
+      while process.isRunning, Date() < deadline { usleep(10_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    output.fileHandleForReading.readabilityHandler = nil
+  }
+
+  private var tail: String { String(text.suffix(3000)) }
+}
+
+struct DemoProcessFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A TCP port nothing listens on right now (bound to port 0, then released).
+func freePort() -> Int {
+  #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+  #endif
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = 0
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  _ = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+      bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+    }
+  }
+  return Int(UInt16(bigEndian: address.sin_port))
+}

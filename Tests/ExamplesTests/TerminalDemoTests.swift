@@ -1,0 +1,159 @@
+import DemoSupport
+import Foundation
+import InstantLocal
+import InstantLocalTesting
+import Testing
+
+/// The terminal demos driven as a person drives them: two processes of one demo on one server,
+/// keys typed into one's stdin, the change read off the other's screen (stdout).
+@Suite("Terminal demos", .timeLimit(.minutes(1)))
+struct TerminalDemoTests {
+  /// Runs `body` with two processes of `demo` (ann and bob) on a fresh in-memory server, and
+  /// stops them afterwards, whatever happens.
+  func withTwo(
+    _ demo: String, extra: [String] = [],
+    _ body: (_ ann: DemoProcess, _ bob: DemoProcess) async throws -> Void
+  ) async throws {
+    try await withInstantLocal { server in
+      let port = try #require(await server.port)
+      let common = ["--server", "http://127.0.0.1:\(port)"] + extra
+      let ann = try DemoProcess(demo, common + ["--name", "ann", "--color", "#E5484D"], label: "\(demo) ann")
+      defer { ann.stop() }
+      let bob = try DemoProcess(demo, common + ["--name", "bob", "--color", "#0090FF"], label: "\(demo) bob")
+      defer { bob.stop() }
+      for process in [ann, bob] {
+        let header = try await process.waitForFrame("connected") { $0.contains("● authenticated") }
+        #expect(header.contains("using the server at http://127.0.0.1:\(port)"))
+      }
+      try await body(ann, bob)
+    }
+  }
+
+  @Test("todos: an add, toggle, clear and rm typed in one terminal show in the other")
+  func todos() async throws {
+    try await withTwo("todos") { ann, bob in
+      ann.type("add buy milk\n")
+      try await bob.waitForFrame("ann's todo") { $0.contains("1. [ ] buy milk") && $0.contains("1 remaining of 1") }
+
+      bob.type("toggle 1\nadd walk the dog\n")
+      try await ann.waitForFrame("bob's toggle and todo") {
+        $0.contains("1. [x] buy milk") && $0.contains("2. [ ] walk the dog") && $0.contains("1 remaining of 2")
+      }
+
+      ann.type("clear\n")
+      try await bob.waitForFrame("the done todo cleared") {
+        !$0.contains("buy milk") && $0.contains("1. [ ] walk the dog") && $0.contains("1 remaining of 1")
+      }
+
+      bob.type("rm 1\n")
+      try await ann.waitForFrame("the list emptied") { $0.contains("0 remaining of 0") && $0.contains("(none yet") }
+
+      ann.type("toggle 9\n")
+      try await ann.waitForFrame("a bad number explained") { $0.contains("no todo “9”") }
+      ann.type("?")
+      try await ann.waitForFrame("the help") { $0.contains("add <title>") && $0.contains("rm <n>") }
+
+      ann.type("q\n")
+      #expect(try await ann.waitForExit() == 0)
+    }
+  }
+
+  @Test("chat: typing shows on the other screen before Enter; Enter sends; /react reaches the other")
+  func chat() async throws {
+    try await withTwo("chat", extra: ["--room", "room-\(UUID().uuidString.prefix(8))"]) { ann, bob in
+      // The avatar stack: you first, then the peers.
+      try await ann.waitForFrame("bob in ann's avatar stack") { $0.contains("(A) ann (you)  (B) bob") }
+      try await bob.waitForFrame("ann in bob's avatar stack") { $0.contains("(B) bob (you)  (A) ann") }
+
+      let mark = bob.frames.count
+      ann.type("hel")
+      try await bob.waitForFrame("ann typing", since: mark) { $0.contains("ann is typing…") }
+      try await ann.waitForFrame("ann's draft") { $0.hasSuffix("> hel") }
+
+      ann.type("lo\n")
+      try await bob.waitForFrame("ann's message, no typing line") {
+        $0.contains("ann: hello") && !$0.contains("is typing")
+      }
+      try await ann.waitForFrame("ann's own message") { $0.contains("ann: hello") && $0.hasSuffix("> ") }
+
+      ann.type("/react 🔥\n")
+      try await bob.waitForFrame("ann's reaction") { $0.contains("ann reacted 🔥") }
+      try await ann.waitForFrame("ann's reaction noted") { $0.contains("you reacted 🔥") }
+
+      bob.type("hi ann\n")
+      try await ann.waitForFrame("bob's reply after ann's message") {
+        guard let hello = $0.range(of: "ann: hello"), let reply = $0.range(of: "bob: hi ann") else { return false }
+        return hello.upperBound <= reply.lowerBound
+      }
+
+      bob.type("?")
+      try await bob.waitForFrame("the help") { $0.contains("/react <emoji>") }
+
+      bob.type("/q\n")
+      #expect(try await bob.waitForExit() == 0)
+      try await ann.waitForFrame("bob gone from ann's avatar stack") {
+        $0.contains("(A) ann (you)") && !$0.contains("(B) bob")
+      }
+    }
+  }
+
+  @Test("Without --server the first terminal hosts the server and the second joins it")
+  func hostAndJoin() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let port = freePort()
+    let options = ["--port", "\(port)", "--data", directory.appendingPathComponent("demos.sqlite").path]
+
+    let ann = try DemoProcess("todos", options + ["--name", "ann"], label: "todos ann (hosts)")
+    defer { ann.stop() }
+    let hosting = try await ann.waitForFrame("ann connected") { $0.contains("● authenticated") }
+    #expect(hosting.contains("this terminal hosts the server (port \(port)"))
+    #expect(hosting.contains("embedded instant-local on http://127.0.0.1:\(port)"))
+
+    let bob = try DemoProcess("todos", options + ["--name", "bob"], label: "todos bob (joins)")
+    defer { bob.stop() }
+    let joined = try await bob.waitForFrame("bob connected") { $0.contains("● authenticated") }
+    #expect(joined.contains("joined the server on port \(port)"))
+
+    ann.type("add hello from ann\n")
+    try await bob.waitForFrame("ann's todo") { $0.contains("1. [ ] hello from ann") }
+    bob.type("toggle 1\n")
+    try await ann.waitForFrame("bob's toggle") { $0.contains("1. [x] hello from ann") && $0.contains("0 pending writes") }
+    #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demos.sqlite").path))
+  }
+}
+
+@Suite("Terminal input and options")
+struct TerminalInputTests {
+  func decode(_ bytes: [UInt8]) -> [Key] {
+    var decoder = KeyDecoder()
+    return bytes.flatMap { decoder.feed($0) } + decoder.finish()
+  }
+
+  @Test("Bytes become keys: text, UTF-8, Enter, Backspace, arrows, Ctrl-C, Ctrl-D")
+  func keys() {
+    #expect(decode(Array("hi\n".utf8)) == [.text("h"), .text("i"), .enter])
+    #expect(decode(Array("🔥é".utf8)) == [.text("🔥"), .text("é")])
+    #expect(decode([0x0D, 0x0A, 0x0D]) == [.enter, .enter])  // \r\n is one Enter
+    #expect(decode([0x7F, 0x08]) == [.backspace, .backspace])
+    #expect(decode(Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D\u{1B}OA".utf8)) == [.up, .down, .right, .left, .up])
+    #expect(decode(Array("\u{1B}[1;5C".utf8)) == [.right])
+    #expect(decode([0x1B]) == [.escape])
+    #expect(decode([0x1B, UInt8(ascii: "x")]) == [.escape, .text("x")])
+    #expect(decode([0x03, 0x04]) == [.interrupt, .endOfInput])
+  }
+
+  @Test("Options")
+  func options() throws {
+    let defaults = try #require(try DemoOptions.parse([]))
+    #expect(defaults.server == nil && defaults.port == 8888 && defaults.data == ".instant/demos.sqlite")
+    #expect(defaults.name.hasPrefix("user-") && defaults.name.count == 9)
+    let given = try #require(
+      try DemoOptions.parse(["--server", "http://h:1", "--name=ann", "--room", "r", "--port", "9000", "--color", "#00FF00"]))
+    #expect(given.server == URL(string: "http://h:1") && given.name == "ann" && given.room == "r" && given.port == 9000)
+    #expect(given.resolvedColor == "#00FF00")
+    #expect(try DemoOptions.parse(["--help"]) == nil)
+    #expect(throws: DemoError.self) { try DemoOptions.parse(["--port", "x"]) }
+    #expect(throws: DemoError.self) { try DemoOptions.parse(["--bogus", "1"]) }
+  }
+}

@@ -62,7 +62,8 @@ public enum Terminal {
   /// of the last line, where typing goes); otherwise prints them plain, then ``frameEnd``.
   public static func draw(_ lines: [String]) {
     if outputIsTTY {
-      writeOut("\u{1B}[H\u{1B}[2J" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
+      // Home, each line over the old one (clearing its rest), then clear below: no flicker.
+      writeOut("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J")
     } else {
       writeOut((lines + [frameEnd]).joined(separator: "\n") + "\n")
     }

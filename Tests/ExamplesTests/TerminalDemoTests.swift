@@ -97,6 +97,50 @@ struct TerminalDemoTests {
     }
   }
 
+  @Test("cursors: arrow keys move your cursor on the other screen, drawn with your initial")
+  func cursors() async throws {
+    try await withTwo("cursors", extra: ["--room", "canvas-\(UUID().uuidString.prefix(8))"]) { ann, bob in
+      try await bob.waitForFrame("ann's cursor") { $0.contains("A ann at 0,0") }
+      ann.type("\u{1B}[C\u{1B}[C\u{1B}[C\u{1B}[B")  // right ×3, down
+      let frame = try await bob.waitForFrame("ann's cursor moved") { $0.contains("A ann at 3,1") }
+      #expect(square(in: frame, x: 3, y: 1, cellWidth: 1) == "A")
+      #expect(square(in: frame, x: 0, y: 0, cellWidth: 1) == "@")
+      try await ann.waitForFrame("ann's own cursor") {
+        $0.contains("@ ann (you) at 3,1") && square(in: $0, x: 3, y: 1, cellWidth: 1) == "@"
+      }
+      ann.type("\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[A\u{1B}[A")  // left ×4, up ×2: stops at the edge
+      try await bob.waitForFrame("ann's cursor at the corner") { $0.contains("A ann at 0,0") }
+      ann.type("q")
+      #expect(try await ann.waitForExit() == 0)
+      try await bob.waitForFrame("ann gone") { !$0.contains("ann at") && $0.contains("nobody else here") }
+    }
+  }
+
+  @Test("tiles: a square painted in one terminal shows in the other, with both selections")
+  func tiles() async throws {
+    try await withTwo("tiles", extra: ["--room", "board-\(UUID().uuidString.prefix(8))"]) { ann, bob in
+      ann.type("\u{1B}[C\u{1B}[B ")  // right, down, paint
+      let painted = try await bob.waitForFrame("ann's square") {
+        $0.contains("ann (A) at 1,1") && $0.contains("1 square painted")
+      }
+      #expect(square(in: painted, x: 1, y: 1, cellWidth: 3) == "(A)")  // ann's selection on ann's square
+      #expect(square(in: painted, x: 0, y: 0, cellWidth: 3) == "[.]")  // bob's own selection
+
+      bob.type(" \u{1B}[C\u{1B}[C")  // paint (0,0), then move away
+      let both = try await ann.waitForFrame("bob's square and selection") {
+        $0.contains("bob (B) at 2,0") && $0.contains("2 squares painted")
+      }
+      #expect(square(in: both, x: 0, y: 0, cellWidth: 3) == " B ")
+      #expect(square(in: both, x: 2, y: 0, cellWidth: 3) == "(.)")
+      #expect(square(in: both, x: 1, y: 1, cellWidth: 3) == "[A]")
+
+      ann.type(" ")  // ann's own color again: cleared
+      try await bob.waitForFrame("ann's square cleared") {
+        $0.contains("1 square painted") && square(in: $0, x: 1, y: 1, cellWidth: 3) == "(.)"
+      }
+    }
+  }
+
   @Test("Without --server the first terminal hosts the server and the second joins it")
   func hostAndJoin() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
@@ -121,6 +165,16 @@ struct TerminalDemoTests {
     try await ann.waitForFrame("bob's toggle") { $0.contains("1. [x] hello from ann") && $0.contains("0 pending writes") }
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demos.sqlite").path))
   }
+}
+
+/// The square (`x`, `y`) of the board in a plain-text `frame` (rows between `+---+` lines).
+func square(in frame: String, x: Int, y: Int, cellWidth: Int) -> String? {
+  let lines = frame.split(separator: "\n", omittingEmptySubsequences: false)
+  guard let top = lines.firstIndex(where: { $0.hasPrefix("+-") }), lines.indices.contains(top + 1 + y) else { return nil }
+  let row = Array(lines[top + 1 + y].dropFirst())
+  let start = x * cellWidth
+  guard row.count >= start + cellWidth else { return nil }
+  return String(row[start..<start + cellWidth])
 }
 
 @Suite("Terminal input and options")

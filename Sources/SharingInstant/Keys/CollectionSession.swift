@@ -6,11 +6,14 @@ import Logging
 
 /// The state behind one collection key's shared reference: the live query, the snapshot of what
 /// the key last delivered or saved (the only thing `withLock` edits are diffed against), and the
-/// chain of writes that keeps this key's saves in order.
+/// chain of writes that keeps this key's saves in order. It speaks in `IdentifiedArrayOf<Entity>`
+/// and callbacks, so keys whose value is another collection (`[Entity]`) convert at their edge.
 ///
 /// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable` sound.
 final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecked Sendable {
   typealias Value = IdentifiedArrayOf<Entity>
+  /// What a load or subscription delivers: a value, or an error; `nil` keeps the initial value.
+  typealias Delivery = @Sendable (Result<Value?, any Error>) -> Void
 
   let client: InstantClient
   let key: EntityKey<Entity>
@@ -24,7 +27,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var heldResult: QueryResult?
   private var lastResult: QueryResult?
   private var rejection: (any Error)?
-  private var subscriber: SharedSubscriber<Value>?
+  private var subscriber: Delivery?
   private static var logger: Logger { Logger(label: "sharing-instant") }
 
   init(client: InstantClient, key: EntityKey<Entity>) {
@@ -34,30 +37,31 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
 
   // MARK: Reading
 
-  func load(continuation: LoadContinuation<Value>) {
+  func load(_ resume: @escaping Delivery) {
     let subscription = client.subscribe(key.instaQL)
     Task {
       for await result in subscription {
-        if let error = result.error { return continuation.resume(throwing: error) }
+        if let error = result.error { return resume(.failure(error)) }
         // A result from before this key's write reaches the overlay would undo it on screen and
         // in the snapshot; the next one will show it.
         if lock.withLock({ writesInFlight > 0 }) { continue }
         let (value, failure) = self.accept(result)
         // A value with undecodable entities would clear the error the subscription reports.
-        if let failure { return continuation.resume(throwing: failure) }
-        return continuation.resume(returning: value)
+        if let failure { return resume(.failure(failure)) }
+        return resume(.success(value))
       }
-      continuation.resumeReturningInitialValue()
+      resume(.success(nil))
     }
   }
 
-  func subscribe(subscriber: SharedSubscriber<Value>) -> SharedSubscription {
+  /// Delivers every result (and error) to `subscriber` until the returned cancel is called.
+  func subscribe(_ subscriber: @escaping Delivery) -> @Sendable () -> Void {
     lock.withLock { self.subscriber = subscriber }
     let subscription = client.subscribe(key.instaQL)
     let task = Task {
       for await result in subscription {
         if let error = result.error {
-          subscriber.yield(throwing: error)
+          subscriber(.failure(error))
           continue
         }
         let held = lock.withLock {
@@ -67,7 +71,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         if !held { deliver(result) }
       }
     }
-    return SharedSubscription { task.cancel() }
+    return { task.cancel() }
   }
 
   /// Decodes `result`, makes it the snapshot and gives it to the subscriber, with any decoding
@@ -76,9 +80,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     let subscriber = lock.withLock { self.subscriber }
     lock.withLock {
       let (value, failure) = accept(result)
-      subscriber?.yield(value)
-      if let failure { subscriber?.yield(throwing: failure) }
-      if let rejection { subscriber?.yield(throwing: rejection) }
+      subscriber?(.success(value))
+      if let failure { subscriber?(.failure(failure)) }
+      if let rejection { subscriber?(.failure(rejection)) }
     }
   }
 
@@ -121,8 +125,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   /// writes behind this key's earlier ones. A user-initiated `save()` writes nothing of its own:
   /// every change already went through `withLock`, and the reference's value may meanwhile hold a
   /// newer server result, so it only waits until this key's writes are queued.
-  func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    guard context == .didSet else { return afterQueuedWrites { continuation.resume() } }
+  func save(_ value: Value, context: SaveContext, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    guard context == .didSet else { return afterQueuedWrites { done(.success(())) } }
     // The diff, the new snapshot and the in-flight count change together, so a result that
     // arrives from now on is held until the write is in the client's overlay.
     lock.withLock {
@@ -131,10 +135,10 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         let (old, new) = try changedEntities(from: snapshot, to: value)
         ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: old, new: new)
       } catch {
-        return continuation.resume(throwing: error)
+        return done(.failure(error))
       }
       snapshot = value
-      guard !ops.isEmpty else { return afterQueuedWrites { continuation.resume() } }
+      guard !ops.isEmpty else { return afterQueuedWrites { done(.success(())) } }
       writesInFlight += 1
       rejection = nil
       let previous = lastWrite
@@ -142,10 +146,10 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         await previous?.value
         do {
           let receipt = try await self.client.transact(ops)
-          continuation.resume()
+          done(.success(()))
           self.watch(receipt)
         } catch {
-          continuation.resume(throwing: error)
+          done(.failure(error))
           self.lock.withLock { self.heldResult = self.heldResult ?? self.lastResult }
         }
         self.finishWrite()
@@ -209,7 +213,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
           rejection = error
           return self.subscriber
         }
-        subscriber?.yield(throwing: error)
+        subscriber?(.failure(error))
       }
     }
   }

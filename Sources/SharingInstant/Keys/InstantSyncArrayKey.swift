@@ -1,0 +1,79 @@
+import Dependencies
+import IdentifiedCollections
+import InstantDB
+
+/// ``InstantSyncKey`` with a plain array as its value: `@Shared(.instantSync(Schema.todos)) var
+/// todos: [Todo] = []`. The same query, diff and writes; an edit that leaves two entities with one
+/// id keeps the later one.
+public struct InstantSyncArrayKey<Entity: EntityIdentifiable & Equatable>: SharedKey {
+  public typealias Value = [Entity]
+
+  let base: InstantSyncKey<Entity>
+  public var id: InstantKeyID { base.id }
+
+  init(_ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync-array") {
+    base = InstantSyncKey(key, client: client, kind: kind)
+  }
+
+  public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    base.session.load { result in
+      switch result {
+      case .success(let value?): continuation.resume(returning: Array(value))
+      case .success(nil): continuation.resumeReturningInitialValue()
+      case .failure(let error): continuation.resume(throwing: error)
+      }
+    }
+  }
+
+  public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
+    SharedSubscription(base.session.subscribe { result in
+      switch result {
+      case .success(let value?): subscriber.yield(Array(value))
+      case .success(nil): break
+      case .failure(let error): subscriber.yield(throwing: error)
+      }
+    })
+  }
+
+  public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    let identified = IdentifiedArray(value, uniquingIDsWith: { _, later in later })
+    base.session.save(identified, context: context) { continuation.resume(with: $0) }
+  }
+}
+
+extension InstantSyncArrayKey: CustomStringConvertible {
+  public var description: String { ".instantSync(\(base.session.key.instaQL.serialized())) as [\(Entity.self)]" }
+}
+
+/// ``InstantQueryKey`` with a plain array as its value.
+public struct InstantQueryArrayKey<Entity: EntityIdentifiable & Equatable>: SharedReaderKey {
+  public typealias Value = [Entity]
+
+  let base: InstantSyncArrayKey<Entity>
+  public var id: InstantKeyID { base.id }
+
+  public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    base.load(context: context, continuation: continuation)
+  }
+
+  public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
+    base.subscribe(context: context, subscriber: subscriber)
+  }
+}
+
+extension SharedReaderKey {
+  /// A live, writable array of `key`'s entities (the `IdentifiedArray` form wins when the type
+  /// is not given).
+  @_disfavoredOverload
+  public static func instantSync<Entity>(_ key: EntityKey<Entity>, client: InstantClient? = nil) -> Self
+  where Self == InstantSyncArrayKey<Entity>.Default {
+    Self[InstantSyncArrayKey(key, client: client), default: []]
+  }
+
+  /// A live, read-only array of `key`'s entities.
+  @_disfavoredOverload
+  public static func instantQuery<Entity>(_ key: EntityKey<Entity>, client: InstantClient? = nil) -> Self
+  where Self == InstantQueryArrayKey<Entity>.Default {
+    Self[InstantQueryArrayKey(base: InstantSyncArrayKey(key, client: client, kind: "query-array")), default: []]
+  }
+}

@@ -97,6 +97,23 @@ struct TerminalDemoTests {
     }
   }
 
+  @Test("chat: the typing line goes away a few seconds after the last keystroke; the next one brings it back")
+  func typingGoesIdle() async throws {
+    try await withTwo("chat", extra: ["--room", "room-\(UUID().uuidString.prefix(8))"]) { ann, bob in
+      try await bob.waitForFrame("ann in bob's avatar stack") { $0.contains("(A) ann") }
+      let mark = bob.frames.count
+      ann.type("wait")
+      try await bob.waitForFrame("ann typing", since: mark) { $0.contains("ann is typing…") }
+      try await bob.waitForFrame("ann idle") { !$0.contains("is typing") }
+      try await ann.waitForFrame("ann's draft kept") { $0.hasSuffix("> wait") }
+      ann.type("!")
+      try await bob.waitForFrame("ann typing again") { $0.contains("ann is typing…") }
+      ann.type("\u{7F}\u{7F}\u{7F}\u{7F}\u{7F}")  // Backspace to an empty line: not typing
+      try await ann.waitForFrame("ann's draft empty") { $0.hasSuffix("> ") }
+      try await bob.waitForFrame("ann not typing with an empty draft") { !$0.contains("is typing") }
+    }
+  }
+
   @Test("cursors: arrow keys move your cursor on the other screen, drawn with your initial")
   func cursors() async throws {
     try await withTwo("cursors", extra: ["--room", "canvas-\(UUID().uuidString.prefix(8))"]) { ann, bob in
@@ -164,6 +181,28 @@ struct TerminalDemoTests {
     bob.type("toggle 1\n")
     try await ann.waitForFrame("bob's toggle") { $0.contains("1. [x] hello from ann") && $0.contains("0 pending writes") }
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demos.sqlite").path))
+  }
+
+  @Test("The end of input quits after the writes are sent; the embedded server's data survives for the next run")
+  func endOfInputAndRestart() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let options = ["--port", "\(freePort())", "--data", directory.appendingPathComponent("demos.sqlite").path]
+
+    let first = try DemoProcess("todos", options + ["--name", "ann"], label: "todos, first run")
+    defer { first.stop() }
+    try await first.waitForFrame("connected") { $0.contains("● authenticated") }
+    first.type("add still here\ntoggle 1\nadd and this\n")
+    first.closeInput()
+    #expect(try await first.waitForExit() == 0)
+
+    let second = try DemoProcess("todos", options + ["--name", "bob"], label: "todos, second run")
+    defer { second.stop() }
+    let frame = try await second.waitForFrame("the first run's todos") { $0.contains("2. [ ] and this") }
+    #expect(frame.contains("1. [x] still here") && frame.contains("1 remaining of 2"))
+    #expect(frame.contains("this terminal hosts the server"))
+    second.type("\u{03}")  // Ctrl-C
+    #expect(try await second.waitForExit() == 0)
   }
 }
 

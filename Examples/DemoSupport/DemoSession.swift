@@ -93,10 +93,12 @@ public final class DemoSession {
 
   /// Draws the frame, then redraws it after every key and whenever anything it shows changes
   /// (Observation); `handle` gets each key. Ctrl-C and the end of input quit, as does `handle`
-  /// returning ``KeyOutcome/quit``: the demo then waits (at most 2 s) for its writes to be
-  /// acknowledged, stops the embedded server, restores the terminal, and exits.
+  /// returning ``KeyOutcome/quit``: the demo then runs `save` (make sure every edit is queued),
+  /// waits (at most 2 s) for its writes to be acknowledged, stops the embedded server, restores
+  /// the terminal, and exits.
   public func run(
     help: [String], body: @escaping @MainActor () -> [String],
+    save: @escaping @MainActor () async -> Void = {},
     handle: @escaping @MainActor (Key) async -> KeyOutcome
   ) async -> Never {
     Terminal.enterRawMode()
@@ -108,6 +110,7 @@ public final class DemoSession {
       screen.render()
     }
     screen.stop()
+    await save()
     await finish()
   }
 

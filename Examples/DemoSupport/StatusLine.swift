@@ -1,31 +1,19 @@
-import Observation
 import SharingInstant
 
 /// What the status line of every frame says: the connection, the writes the server has not yet
-/// acknowledged, and the server. Observable, so a frame that shows it redraws when it changes.
+/// acknowledged, and the server. Both are `@SharedReader`s, so a frame that shows them redraws
+/// when they change.
 @MainActor
-@Observable
 public final class DemoStatus {
   /// The client's connection, live.
-  @ObservationIgnored @SharedReader public var connection: ConnectionStatus
-  /// Writes made here that the server has not acknowledged yet (queued or in flight).
-  public private(set) var unacknowledged = 0
-
-  @ObservationIgnored private var watch: Task<Void, Never>?
+  @SharedReader public var connection: ConnectionStatus
+  /// Writes made here that the server has not acknowledged yet (queued or in flight), live.
+  @SharedReader public var pending: PendingWrites
 
   public init(client: InstantClient) {
     _connection = SharedReader(.instantConnection(client: client))
-    let updates = client.pendingWriteUpdates()
-    watch = Task { [weak self] in
-      for await writes in updates {
-        let count = writes.count { $0.state != .synced }
-        guard let self else { return }
-        if self.unacknowledged != count { self.unacknowledged = count }
-      }
-    }
+    _pending = SharedReader(.instantPendingWrites(client: client))
   }
-
-  isolated deinit { watch?.cancel() }
 
   /// `● authenticated · 0 pending writes · embedded instant-local on http://127.0.0.1:8888`.
   public func line(server: DemoServer) -> String {
@@ -35,7 +23,7 @@ public final class DemoStatus {
     case .connecting, .opened: dot = Terminal.colored("●", "#FFC53D")
     case .closed, .errored: dot = Terminal.colored("●", "#E5484D")
     }
-    let pending = unacknowledged == 1 ? "1 pending write" : "\(unacknowledged) pending writes"
-    return "\(dot) \(connection.rawValue) · \(pending) · \(server.summary)"
+    let count = pending.count
+    return "\(dot) \(connection.rawValue) · \(count == 1 ? "1 pending write" : "\(count) pending writes") · \(server.summary)"
   }
 }

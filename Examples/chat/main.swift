@@ -81,7 +81,7 @@ let help = [
   return false
 }
 
-await session.run(help: help, body: body) { key in
+await session.run(help: help, body: body, save: { try? await model.$messages.save() }) { key in
   if key == .text("?"), draft.text.isEmpty {
     session.showingHelp.toggle()
     return .handled

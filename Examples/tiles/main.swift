@@ -44,7 +44,7 @@ let help = [
   return lines
 }
 
-await session.run(help: help, body: body) { key in
+await session.run(help: help, body: body, save: { try? await model.$tiles.save() }) { key in
   switch key {
   case .up, .text("k"): model.moveSelection(dx: 0, dy: -1)
   case .down, .text("j"): model.moveSelection(dx: 0, dy: 1)

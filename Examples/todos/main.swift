@@ -71,7 +71,7 @@ let help = [
   }
 }
 
-await session.run(help: help, body: body) { key in
+await session.run(help: help, body: body, save: { try? await model.save() }) { key in
   if key == .text("?"), line.text.isEmpty {
     session.showingHelp.toggle()
   } else if case .submitted(let typed) = line.handle(key) {

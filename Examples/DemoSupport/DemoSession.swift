@@ -70,8 +70,8 @@ public final class DemoSession {
   /// Whose server this is, for the header.
   public var serverRole: String {
     if server.embedded != nil {
-      return "this terminal hosts the server (port \(options.port), data in \(options.data)); "
-        + "run the same command in another terminal to join it"
+      return "this terminal hosts the server (port \(options.port), data in \(options.data)): "
+        + "the same command in another terminal joins it"
     }
     if let url = options.server { return "using the server at \(url.absoluteString)" }
     return "joined the server on port \(options.port) (another terminal hosts it)"

@@ -33,7 +33,9 @@ public enum Terminal {
       rawModeOn = true
     }
     if outputIsTTY {
-      writeOut("\u{1B}[?1049h")
+      // The alternate screen, without line wrap (a line wider than the terminal is cut at its
+      // edge rather than pushing the frame down).
+      writeOut("\u{1B}[?1049h\u{1B}[?7l")
       alternateScreenOn = true
     }
     atexit { Terminal.restore() }
@@ -50,7 +52,7 @@ public enum Terminal {
   public static func restore() {
     if alternateScreenOn {
       alternateScreenOn = false
-      writeOut("\u{1B}[?25h\u{1B}[?1049l")
+      writeOut("\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l")
     }
     if rawModeOn {
       rawModeOn = false

@@ -6,7 +6,8 @@ import Testing
 
 /// The terminal demos driven as a person drives them: two processes of one demo on one server,
 /// keys typed into one's stdin, the change read off the other's screen (stdout).
-@Suite("Terminal demos", .timeLimit(.minutes(1)))
+/// One test at a time: each runs two demo processes, and the machine may have two cores.
+@Suite("Terminal demos", .serialized, .timeLimit(.minutes(1)))
 struct TerminalDemoTests {
   /// Runs `body` with two processes of `demo` (ann and bob) on a fresh in-memory server, and
   /// stops them afterwards, whatever happens.

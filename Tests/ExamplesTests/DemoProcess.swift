@@ -17,6 +17,7 @@ final class DemoProcess: @unchecked Sendable {
   private let output = Pipe()
   private let lock = NSLock()
   private var buffer = Data()
+  private var outputEnded = false
 
   /// Where `swift build --build-tests` puts the demos: next to the test bundle.
   static var buildDirectory: URL {
@@ -36,8 +37,11 @@ final class DemoProcess: @unchecked Sendable {
     process.standardError = output
     output.fileHandleForReading.readabilityHandler = { [weak self] handle in
       let data = handle.availableData
-      guard let self, !data.isEmpty else { return }
-      lock.withLock { buffer.append(data) }
+      guard let self else { return }
+      lock.withLock {
+        if data.isEmpty { outputEnded = true } else { buffer.append(data) }
+      }
+      if data.isEmpty { handle.readabilityHandler = nil }
     }
     try process.run()
   }
@@ -85,10 +89,10 @@ final class DemoProcess: @unchecked Sendable {
     }
   }
 
-  /// Waits for the demo to exit by itself and returns its status.
+  /// Waits for the demo to exit by itself, and for the last of its output, and returns its status.
   func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
     let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
+    while process.isRunning || !lock.withLock({ outputEnded }) {
       guard ContinuousClock.now < deadline else {
         throw DemoProcessFailure("\(label) still running after \(timeout); it printed:\n\(tail)")
       }

@@ -250,4 +250,17 @@ struct TerminalInputTests {
     #expect(throws: DemoError.self) { try DemoOptions.parse(["--port", "x"]) }
     #expect(throws: DemoError.self) { try DemoOptions.parse(["--bogus", "1"]) }
   }
+
+  @Test("--help prints the usage and exits 0; a bad option says what is wrong and exits 1")
+  func helpAndBadOptions() async throws {
+    let help = try DemoProcess("chat", ["--help"], label: "chat --help")
+    defer { help.stop() }
+    #expect(try await help.waitForExit() == 0)
+    #expect(help.text.contains("Usage: swift run chat") && help.text.contains("--server URL"))
+
+    let bad = try DemoProcess("tiles", ["--port", "x"], label: "tiles --port x")
+    defer { bad.stop() }
+    #expect(try await bad.waitForExit() == 1)
+    #expect(bad.text.contains("tiles: --port: not a port: x"))
+  }
 }

@@ -43,7 +43,11 @@ let package = Package(
     // `swift run -c release sharing-instant-keys-bench 1000`.
     .executableTarget(
       name: "sharing-instant-keys-bench",
-      dependencies: [.product(name: "SharingInstant", package: "sharing-instant")]
+      dependencies: [
+        .product(name: "SharingInstant", package: "sharing-instant"),
+        .product(name: "InstantLocal", package: "sharing-instant"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .executableTarget(
       name: "InstantCoreBenchmarks",

@@ -31,7 +31,17 @@ public func until(
     try? await Task.sleep(for: timeout)
     watcher.cancel()
   }
-  defer { timer.cancel() }
+  // A safety net for the one change `observe` can miss (see there): checked every 20 ms.
+  let poller = Task { @MainActor in
+    while !Task.isCancelled {
+      try? await Task.sleep(for: .milliseconds(20))
+      if condition() { return watcher.cancel() }
+    }
+  }
+  defer {
+    timer.cancel()
+    poller.cancel()
+  }
   if await watcher.value || condition() { return clock.now - start }
   throw DemoTimeout(what: what, timeout: timeout)
 }
@@ -53,7 +63,9 @@ public struct DemoTimeout: Error, CustomStringConvertible {
 /// value may change on another thread. So after a notification `read` runs on the main actor
 /// at once (usually after the change: the reference's lock makes it wait for a write in
 /// progress), and again a millisecond later, when tracking is renewed, so a change whose
-/// write had not begun yet is never missed. (Swift 6.2's `Observations` has did-set
+/// write had not begun yet is not missed. (A change whose notification fires in the instant
+/// tracking is renewed can still be seen late, at the next change; ``until`` re-checks
+/// periodically for that.) (Swift 6.2's `Observations` has did-set
 /// semantics, but crashes with main-actor closures in this toolchain.)
 @MainActor
 func observe(_ read: @escaping @MainActor @Sendable () -> Bool) -> AsyncStream<Bool> {

@@ -1,10 +1,16 @@
 import Foundation
+import InstantLocal
+import Logging
+import Observation
 import SharingInstant
 
-// `withLock` one-row edit in an N-row `.instantSync` collection: the time until the value is
-// updated and the write computed (`withLock` returns), and until the write is queued (`save()`
-// resumes). Offline client with in-memory storage, so the figure is the keys' own cost plus the
-// client's enqueue, not the disk's. Usage: sharing-instant-keys-bench [rows] [edits]
+// 1. `withLock` one-row edit in an N-row `.instantSync` collection: the time until the value is
+//    updated and the write computed (`withLock` returns), and until the write is queued (`save()`
+//    resumes). Offline client with in-memory storage, so the figure is the keys' own cost plus the
+//    client's enqueue, not the disk's.
+// 2. Two clients through the keys and an in-process instant-local on loopback: A's `withLock`
+//    edit → B's key holds the new value (observed through Observation, as a view would).
+// Usage: sharing-instant-keys-bench [rows] [edits]
 
 struct Row: EntityIdentifiable, Equatable {
   static let namespace = "rows"
@@ -14,32 +20,115 @@ struct Row: EntityIdentifiable, Equatable {
   var rank: Double
 }
 
-func percentile(_ sorted: [Duration], _ p: Double) -> String {
-  let value = sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-  return String(format: "%.3f ms", Double(value.components.attoseconds) / 1e15 + Double(value.components.seconds) * 1000)
+/// Prints at once (stdout may be a file, and a run may be cut short).
+func say(_ line: String) {
+  try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }
 
+func milliseconds(_ value: Duration) -> Double {
+  Double(value.components.attoseconds) / 1e15 + Double(value.components.seconds) * 1000
+}
+
+func percentile(_ sorted: [Duration], _ p: Double) -> String {
+  String(format: "%.3f ms", milliseconds(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]))
+}
+
+/// Waits until `condition` holds: re-checked after each change Observation reports. Its
+/// notifications come before the change (will-set), so after one the new value is polled for
+/// briefly; a change whose notification fired just before tracking resumed is caught by a 2 ms
+/// re-check, so the wait never hangs and is off by at most that in the rare case.
+func until(_ condition: @escaping @Sendable () -> Bool) async {
+  while !condition() {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let once = NSLock()
+      nonisolated(unsafe) var resumed = false
+      let resume: @Sendable () -> Void = {
+        once.lock()
+        defer { once.unlock() }
+        if !resumed {
+          resumed = true
+          continuation.resume()
+        }
+      }
+      withObservationTracking { _ = condition() } onChange: { resume() }
+      if condition() { resume() }
+      Task {
+        try? await Task.sleep(for: .milliseconds(2))
+        resume()
+      }
+    }
+    let deadline = ContinuousClock.now + .milliseconds(1)
+    while !condition() && ContinuousClock.now < deadline { await Task.yield() }
+  }
+}
+
+signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let rows = arguments.first ?? 1000
 let edits = arguments.dropFirst().first ?? 1000
-let client = InstantClient.offline(appId: "keys-bench")
-let collection = Shared(.instantSync(EntityKey<Row>(namespace: "rows"), client: client))
-collection.withLock { $0.append(contentsOf: (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }) }
-try await collection.save()
-
 let clock = ContinuousClock()
-var updated: [Duration] = []
-var queued: [Duration] = []
-for edit in 0..<edits {
-  let start = clock.now
-  collection.withLock { $0[edit % rows].title = "edit \(edit)" }
-  updated.append(clock.now - start)
+
+do {
+  let client = InstantClient.offline(appId: "keys-bench")
+  let collection = Shared(.instantSync(EntityKey<Row>(namespace: "rows"), client: client))
+  collection.withLock { $0.append(contentsOf: (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }) }
   try await collection.save()
-  queued.append(clock.now - start)
+  var updated: [Duration] = []
+  var queued: [Duration] = []
+  for edit in 0..<edits {
+    let start = clock.now
+    collection.withLock { $0[edit % rows].title = "edit \(edit)" }
+    updated.append(clock.now - start)
+    try await collection.save()
+    queued.append(clock.now - start)
+  }
+  updated.sort()
+  queued.sort()
+  say("withLock one-row edit, \(rows) rows, \(edits) edits")
+  say("  value updated + write computed: p50 \(percentile(updated, 0.5))  p90 \(percentile(updated, 0.9))")
+  say("  write queued (save resumes):    p50 \(percentile(queued, 0.5))  p90 \(percentile(queued, 0.9))")
+  await client.shutdown()
 }
-updated.sort()
-queued.sort()
-print("withLock one-row edit, \(rows) rows, \(edits) edits")
-print("  value updated + write computed: p50 \(percentile(updated, 0.5))  p90 \(percentile(updated, 0.9))")
-print("  write queued (save resumes):    p50 \(percentile(queued, 0.5))  p90 \(percentile(queued, 0.9))")
-await client.shutdown()
+
+do {
+  var logger = Logger(label: "instant-local")
+  logger.logLevel = .critical
+  let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
+  let port = try await server.start()
+  func client() -> InstantClient {
+    InstantClient(
+      appId: "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f51", apiURI: URL(string: "http://127.0.0.1:\(port)")!,
+      websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory)
+  }
+  let (a, b) = (client(), client())
+  let key = EntityKey<Row>(namespace: "rows")
+  let writer = Shared(.instantSync(key, client: a))
+  let reader = SharedReader(.instantQuery(key, client: b))
+  let seed = (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }
+  for chunk in stride(from: 0, to: rows, by: 500) {
+    writer.withLock { $0.append(contentsOf: seed[chunk..<min(rows, chunk + 500)]) }
+    try await writer.save()
+  }
+  let watchdog = Task {
+    try await Task.sleep(for: .seconds(5))
+    say("  after 5 s B has \(reader.wrappedValue.count) rows, A \(writer.wrappedValue.count)")
+  }
+  await until { reader.wrappedValue.count == rows }
+  watchdog.cancel()
+  let samples = min(edits, 300)
+  var latencies: [Duration] = []
+  for edit in 0..<samples {
+    let id = seed[edit % rows].id
+    let title = "sync \(edit)"
+    let start = clock.now
+    writer.withLock { $0[id: id]?.title = title }
+    await until { reader.wrappedValue[id: id]?.title == title }
+    latencies.append(clock.now - start)
+  }
+  latencies.sort()
+  say("two clients through instant-local, \(rows) rows, \(samples) edits")
+  say("  A's withLock → B's key updated:   p50 \(percentile(latencies, 0.5))  p90 \(percentile(latencies, 0.9))")
+  await a.shutdown()
+  await b.shutdown()
+  await server.stop()
+}

@@ -89,16 +89,31 @@ final class DemoProcess: @unchecked Sendable {
     }
   }
 
-  /// Waits for the demo to exit by itself, and for the last of its output, and returns its status.
+  /// Waits for the demo to exit by itself and returns its status; then waits a moment for the
+  /// rest of its output (the end of the pipe can come later, or not at all while another child
+  /// process started meanwhile holds a copy of its write end).
   func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
     let deadline = ContinuousClock.now + timeout
-    while process.isRunning || !lock.withLock({ outputEnded }) {
+    while process.isRunning {
       guard ContinuousClock.now < deadline else {
         throw DemoProcessFailure("\(label) still running after \(timeout); it printed:\n\(tail)")
       }
       try await Task.sleep(for: .milliseconds(50))
     }
+    let drained = ContinuousClock.now + .seconds(1)
+    while !lock.withLock({ outputEnded }), ContinuousClock.now < drained { try await Task.sleep(for: .milliseconds(20)) }
     return process.terminationStatus
+  }
+
+  /// Waits until what the demo printed satisfies `holds`, whether or not it still runs.
+  func waitForOutput(_ what: String, timeout: Duration = .seconds(20), where holds: (String) -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !holds(text) {
+      guard ContinuousClock.now < deadline else {
+        throw DemoProcessFailure("\(label): \(what) not printed within \(timeout); it printed:\n\(tail)")
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
   }
 
   /// Ends the demo if it still runs (SIGTERM, then SIGKILL after a second).

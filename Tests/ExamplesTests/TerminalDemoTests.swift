@@ -256,11 +256,11 @@ struct TerminalInputTests {
     let help = try DemoProcess("chat", ["--help"], label: "chat --help")
     defer { help.stop() }
     #expect(try await help.waitForExit() == 0)
-    #expect(help.text.contains("Usage: swift run chat") && help.text.contains("--server URL"))
+    try await help.waitForOutput("the usage") { $0.contains("Usage: swift run chat") && $0.contains("--server URL") }
 
     let bad = try DemoProcess("tiles", ["--port", "x"], label: "tiles --port x")
     defer { bad.stop() }
     #expect(try await bad.waitForExit() == 1)
-    #expect(bad.text.contains("tiles: --port: not a port: x"))
+    try await bad.waitForOutput("the problem") { $0.contains("tiles: --port: not a port: x") }
   }
 }

@@ -59,10 +59,15 @@ struct ConfigurationKeyTests {
       let requested = Shared<IdentifiedArrayOf<Todo>>(.instantSync(OpenTodosRequest(), client: b))
       let requestedArray = SharedReader<[Todo]>(.instantQuery(OpenTodosRequest(), client: b))
       let queried = SharedReader<IdentifiedArrayOf<Todo>>(.instantQuery(configuration: configuration, client: b))
-      try await eventually("every form shows a, b") {
-        synced.wrappedValue.map(\.title) == ["a", "b"] && array.wrappedValue.map(\.title) == ["a", "b"]
-          && requested.wrappedValue.map(\.title) == ["a", "b"] && requestedArray.wrappedValue.map(\.title) == ["a", "b"]
-          && queried.wrappedValue.map(\.title) == ["a", "b"]
+      let forms: @Sendable () -> [[String]] = {
+        [synced.wrappedValue.map(\.title), array.wrappedValue.map(\.title), requested.wrappedValue.map(\.title),
+         requestedArray.wrappedValue.map(\.title), queried.wrappedValue.map(\.title)]
+      }
+      do {
+        try await eventually("every form shows a, b") { forms().allSatisfy { $0 == ["a", "b"] } }
+      } catch {
+        Issue.record("\(error): \(forms()); errors: \([synced.loadError, array.loadError, requested.loadError, requestedArray.loadError, queried.loadError].map { $0.map { "\($0)" } ?? "-" })")
+        throw error
       }
       // A write through the request key reaches the configuration key on the same client.
       requested.withLock { $0[0].done = true }

@@ -158,12 +158,24 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   }
 
   /// The entities that differ between two values, encoded: unchanged ones (by `==`) are left out,
-  /// so a one-row edit encodes one row, not the collection.
+  /// so a one-row edit encodes one row, not the collection. Rows at the same position under the
+  /// same id (an edit in place, the common case) are compared position by position; only the
+  /// rest is matched by id, which hashes.
   private func changedEntities(from base: Value, to value: Value) throws -> (EntityDiff.Snapshot, EntityDiff.Snapshot) {
     var old = EntityDiff.Snapshot()
     var new = EntityDiff.Snapshot()
-    var kept = 0
-    for entity in value {
+    let (baseIDs, ids) = (base.ids, value.ids)
+    var aligned = 0
+    while aligned < min(baseIDs.count, ids.count), baseIDs[aligned] == ids[aligned] {
+      if base[aligned] != value[aligned] {
+        old[ids[aligned]] = try EntityDiff.encode(base[aligned])
+        new[ids[aligned]] = try EntityDiff.encode(value[aligned])
+      }
+      aligned += 1
+    }
+    guard aligned < max(baseIDs.count, ids.count) else { return (old, new) }
+    var kept = aligned
+    for entity in value[aligned...] {
       guard let before = base[id: entity.id] else {
         new[entity.id] = try EntityDiff.encode(entity)
         continue
@@ -175,7 +187,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     }
     // Every id of `base` is still there: nothing was removed.
     guard kept < base.count else { return (old, new) }
-    for before in base where value[id: before.id] == nil {
+    for before in base[aligned...] where value[id: before.id] == nil {
       old[before.id] = try EntityDiff.encode(before)
     }
     return (old, new)

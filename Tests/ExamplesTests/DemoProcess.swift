@@ -74,32 +74,23 @@ final class DemoProcess: @unchecked Sendable {
   func waitForFrame(
     _ what: String, since: Int? = nil, timeout: Duration = .seconds(20), where holds: (String) -> Bool
   ) async throws -> String {
-    let deadline = ContinuousClock.now + timeout
-    while true {
+    var found: String?
+    try await poll(timeout, { "\(label): \(what) not seen within \(timeout); newest frame:\n\(frames.last ?? tail)" }) {
       let frames = self.frames
-      let candidates = since.map { frames.dropFirst($0) } ?? frames.suffix(1)
-      if let frame = candidates.last(where: holds) { return frame }
-      guard process.isRunning else {
+      found = (since.map { frames.dropFirst($0) } ?? frames.suffix(1)).last(where: holds)
+      if found == nil, !process.isRunning {
         throw DemoProcessFailure("\(label) exited (\(process.terminationStatus)) before \(what); it printed:\n\(tail)")
       }
-      guard ContinuousClock.now < deadline else {
-        throw DemoProcessFailure("\(label): \(what) not seen within \(timeout); newest frame:\n\(frames.last ?? tail)")
-      }
-      try await Task.sleep(for: .milliseconds(50))
+      return found != nil
     }
+    return found!
   }
 
   /// Waits for the demo to exit by itself and returns its status; then waits a moment for the
   /// rest of its output (the end of the pipe can come later, or not at all while another child
   /// process started meanwhile holds a copy of its write end).
   func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
-      guard ContinuousClock.now < deadline else {
-        throw DemoProcessFailure("\(label) still running after \(timeout); it printed:\n\(tail)")
-      }
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    try await poll(timeout, { "\(label) still running after \(timeout); it printed:\n\(tail)" }) { !process.isRunning }
     let drained = ContinuousClock.now + .seconds(1)
     while !lock.withLock({ outputEnded }), ContinuousClock.now < drained { try await Task.sleep(for: .milliseconds(20)) }
     return process.terminationStatus
@@ -107,13 +98,7 @@ final class DemoProcess: @unchecked Sendable {
 
   /// Waits until what the demo printed satisfies `holds`, whether or not it still runs.
   func waitForOutput(_ what: String, timeout: Duration = .seconds(20), where holds: (String) -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !holds(text) {
-      guard ContinuousClock.now < deadline else {
-        throw DemoProcessFailure("\(label): \(what) not printed within \(timeout); it printed:\n\(tail)")
-      }
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    try await poll(timeout, { "\(label): \(what) not printed within \(timeout); it printed:\n\(tail)" }) { holds(text) }
   }
 
   /// Ends the demo if it still runs (SIGTERM, then SIGKILL after a second).
@@ -128,6 +113,16 @@ final class DemoProcess: @unchecked Sendable {
   }
 
   private var tail: String { String(text.suffix(3000)) }
+}
+
+/// Checks `holds` every 50 ms until it is true; throws ``DemoProcessFailure`` with `failure()`
+/// after `timeout`.
+func poll(_ timeout: Duration, _ failure: () -> String, until holds: () throws -> Bool) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while try !holds() {
+    guard ContinuousClock.now < deadline else { throw DemoProcessFailure(failure()) }
+    try await Task.sleep(for: .milliseconds(50))
+  }
 }
 
 struct DemoProcessFailure: Error, CustomStringConvertible {

@@ -55,9 +55,8 @@ struct TerminalTTYTests {
     try await screen.wait("the todo, redrawn from the top") { $0.contains("\u{1B}[H") && $0.contains("1. [ ] on a tty") }
 
     _ = write(master, [UInt8(3)], 1)  // Ctrl-C: a byte in raw mode
-    let deadline = ContinuousClock.now + .seconds(20)
-    while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-    #expect(!process.isRunning && process.terminationStatus == 0)
+    try await poll(.seconds(20), { "todos still running after Ctrl-C" }) { !process.isRunning }
+    #expect(process.terminationStatus == 0)
     tcgetattr(slave, &attributes)
     #expect(attributes.c_lflag & tcflag_t(ICANON) != 0, "canonical again")
     #expect(attributes.c_lflag & tcflag_t(ECHO) != 0, "echo again")
@@ -83,13 +82,7 @@ final class TTYScreen: @unchecked Sendable {
   var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 
   func wait(_ what: String, timeout: Duration = .seconds(20), until holds: (String) -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !holds(text) {
-      guard ContinuousClock.now < deadline else {
-        throw DemoProcessFailure("\(what) not seen on the terminal within \(timeout):\n\(text.suffix(2000))")
-      }
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    try await poll(timeout, { "\(what) not seen on the terminal within \(timeout):\n\(text.suffix(2000))" }) { holds(text) }
   }
 
   func stop() { handle.readabilityHandler = nil }

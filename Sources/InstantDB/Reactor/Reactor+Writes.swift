@@ -78,11 +78,13 @@ extension Reactor {
   /// Waits for the server's answer to a write: its tx-id, or its error.
   func synced(_ id: String) async throws -> Int {
     if let outcome = outcomes[id] { return try outcome.get() }
-    if let m = mutations.first(where: { $0.id == id }), let txID = m.txID { return txID }
-    guard mutations.contains(where: { $0.id == id }) else {
+    // From the newest: a receipt is usually awaited right after its write was queued, and a
+    // scan from the front would make each wait cost the whole offline backlog.
+    guard let m = mutations.last(where: { $0.id == id }) else {
       throw InstantClientError(
         .unknownWrite, "no write with id \(id) is pending or recently finished on this client")
     }
+    if let txID = m.txID { return txID }
     return try await withCheckedThrowingContinuation { continuation in
       syncWaiters[id, default: []].append(continuation)
     }

@@ -19,11 +19,15 @@ final class DemoProcess: @unchecked Sendable {
   private var buffer = Data()
   private var outputEnded = false
 
-  /// Where `swift build --build-tests` puts the demos: next to the test bundle.
+  /// Where `swift build --build-tests` puts the demos: next to the test bundle. (Read from the
+  /// link itself: when a rebuild has replaced the bundle while it runs, the link names the old
+  /// file with " (deleted)" after it, and resolving it would give /proc/self.)
   static var buildDirectory: URL {
-    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let base = FileManager.default.fileExists(atPath: me.path) ? me : Bundle.main.executableURL ?? me
-    return base.deletingLastPathComponent()
+    if var path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+      return URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+    return (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
   }
 
   /// Starts the demo `executable` (`todos`, `chat`, …) with `arguments`.

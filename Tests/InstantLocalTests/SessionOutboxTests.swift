@@ -61,4 +61,32 @@ struct SessionOutboxTests {
     let end = await sink.nextFrames()
     #expect(end == nil)
   }
+
+  @Test("Presence is paced: the first change goes at once, changes within the interval join the next frame, other frames are not held")
+  func pacing() async {
+    let sink = SessionSink(presenceInterval: .seconds(2))
+    let clock = ContinuousClock()
+    sink.sendPresencePatch(roomID: "r", edits: "1")
+    let start = clock.now
+    #expect(await sink.nextFrames()?.count == 1, "a quiet room's first change")
+    #expect(clock.now - start < .seconds(1))
+
+    // Within the interval: held, and what follows joins it.
+    let waiting = Task { await sink.nextFrames() }
+    sink.sendPresencePatch(roomID: "r", edits: "2")
+    try? await Task.sleep(for: .milliseconds(50))
+    sink.sendPresencePatch(roomID: "r", edits: "3")
+    let paced = await waiting.value
+    #expect(clock.now - start >= .seconds(2))
+    #expect(paced?.count == 1)
+    #expect(paced?.first?.contains("\"edits\":[2,3]") == true, "\(paced ?? [])")
+
+    // A frame that is not presence goes out at once, even right after presence.
+    sink.send(text: "transact-ok")
+    let beforeText = clock.now
+    #expect(await sink.nextFrames() == ["transact-ok"])
+    #expect(clock.now - beforeText < .seconds(1), "not held for the 2 s presence interval")
+    sink.finish()
+  }
 }
+

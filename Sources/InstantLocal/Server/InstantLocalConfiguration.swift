@@ -19,15 +19,21 @@ public struct InstantLocalConfiguration: Sendable {
   public var maxMessageBytes: Int
   /// How often the server pings each socket; a ping left unanswered for as long closes it.
   public var pingInterval: Duration
+  /// The least time between two presence frames to one socket: changes made meanwhile are
+  /// gathered into the next frame (a quiet room's first change is sent at once). Zero sends every
+  /// change as it comes.
+  public var presenceInterval: Duration
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),
-    maxMessageBytes: Int = 4 << 20, pingInterval: Duration = .seconds(5)
+    maxMessageBytes: Int = 4 << 20, pingInterval: Duration = .seconds(5),
+    presenceInterval: Duration = .milliseconds(10)
   ) {
     self.host = host
     self.port = port
     self.storage = storage
     self.maxMessageBytes = maxMessageBytes
     self.pingInterval = pingInterval
+    self.presenceInterval = presenceInterval
   }
 }

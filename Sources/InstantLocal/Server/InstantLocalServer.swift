@@ -150,7 +150,8 @@ public actor InstantLocalServer {
     HTTPRoutes(registry: registry, logger: logger).register(on: router)
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
-      registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit, logger: logger)
+      registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,
+      presenceInterval: configuration.presenceInterval, logger: logger)
     return Application(
       router: router,
       server: .instantLocal(

@@ -63,6 +63,19 @@ final class BatchQueue<Element: Sendable>: Sendable {
     producer?.resume()
   }
 
+  /// Everything queued now, without waiting (empty when nothing is).
+  func takeAll() -> [Element] {
+    let (items, producer) = state.withLockedValue { state in
+      defer {
+        state.items = []
+        state.producer = nil
+      }
+      return (state.items, state.producer)
+    }
+    producer?.resume()
+    return items
+  }
+
   /// Everything queued since the last call, in order (waiting for at least one item); nil once
   /// finished and drained.
   func next() async -> [Element]? {

@@ -9,6 +9,8 @@ struct SessionRoute: Sendable {
   let maxMessageBytes: Int
   /// The largest frame the socket accepts; larger frames close the socket.
   let transportLimit: Int
+  /// See ``InstantLocalConfiguration/presenceInterval``.
+  let presenceInterval: Duration
   let logger: Logger
 
   func router() -> Router<BasicWebSocketRequestContext> {
@@ -20,7 +22,7 @@ struct SessionRoute: Sendable {
   }
 
   private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
-    let sink = SessionSink()
+    let sink = SessionSink(presenceInterval: presenceInterval)
     let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
     // Frames are read as they come and handled in batches of what arrived meanwhile (see
     // `SessionConnection.receive(batch:)`); at most `maxQueuedFrames` wait, then reading pauses.

@@ -1,4 +1,5 @@
 import InstantCore
+import NIOConcurrencyHelpers
 
 /// Where a session's outgoing frames go: an unbounded, ordered queue drained by the socket's
 /// writer task. Sending never suspends, so the app actor can fan out to many sessions while
@@ -8,8 +9,20 @@ import InstantCore
 /// `patch-presence` queued right behind another for the same room joins its edits, and a
 /// `refresh-presence` replaces what is still queued for its room. A busy room then costs a slow
 /// reader fewer, larger frames instead of an ever longer queue.
+///
+/// Presence is also paced: after a presence frame, the next one waits until `presenceInterval`
+/// has passed, gathering what the room changed meanwhile into it. A quiet room's first change goes
+/// out at once; a busy room costs each member at most one presence frame per interval instead of
+/// one per change (50 peers updating 20 times a second would otherwise be ~1,000 frames a second
+/// per socket). Other frames are never held back, except behind presence already waiting.
 struct SessionSink: Sendable {
   private let outbox = BatchQueue<SessionOutbox.Item>()
+  private let presenceInterval: Duration
+  private let lastPresence = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+
+  init(presenceInterval: Duration = .zero) {
+    self.presenceInterval = presenceInterval
+  }
 
   /// Queues a message for the socket.
   func send(_ message: JSON) {
@@ -45,7 +58,16 @@ struct SessionSink: Sendable {
   /// finished and drained. The writer asks again only after writing them, so what queues
   /// meanwhile can coalesce.
   func nextFrames() async -> [String]? {
-    await outbox.next()?.map(\.frame)
+    guard var items = await outbox.next() else { return nil }
+    let clock = ContinuousClock()
+    if items.allSatisfy({ $0.roomID != nil }), let last = lastPresence.withLockedValue({ $0 }),
+      clock.now < last + presenceInterval
+    {
+      try? await clock.sleep(until: last + presenceInterval)
+      for item in outbox.takeAll() { SessionOutbox.enqueue(item, into: &items) }
+    }
+    if items.contains(where: { $0.roomID != nil }) { lastPresence.withLockedValue { $0 = clock.now } }
+    return items.map(\.frame)
   }
 }
 

@@ -28,6 +28,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var lastResult: QueryResult?
   private var rejection: (any Error)?
   private var subscriber: Delivery?
+  /// Whether the live subscription has delivered a result (after which a load only repeats it).
+  private var subscriptionDelivered = false
   private static var logger: Logger { Logger(label: "sharing-instant") }
 
   init(client: InstantClient, key: EntityKey<Entity>) {
@@ -45,10 +47,17 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         // A result from before this key's write reaches the overlay would undo it on screen and
         // in the snapshot; the next one will show it.
         if lock.withLock({ writesInFlight > 0 }) { continue }
-        let (value, failure) = self.accept(result)
-        // A value with undecodable entities would clear the error the subscription reports.
-        if let failure { return resume(.failure(failure)) }
-        return resume(.success(value))
+        // Under the lock `deliver` holds, so the reference is set in the order results were
+        // accepted: a first result that reaches this task after the live subscription already
+        // delivered a newer one must not overwrite it (under load it did, and the key stayed
+        // stale until the next change).
+        return lock.withLock {
+          if subscriptionDelivered { return resume(.success(snapshot)) }
+          let (value, failure) = self.accept(result)
+          // A value with undecodable entities would clear the error the subscription reports.
+          if let failure { return resume(.failure(failure)) }
+          resume(.success(value))
+        }
       }
       resume(.success(nil))
     }
@@ -79,6 +88,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private func deliver(_ result: QueryResult) {
     let subscriber = lock.withLock { self.subscriber }
     lock.withLock {
+      subscriptionDelivered = true
       let (value, failure) = accept(result)
       subscriber?(.success(value))
       if let failure { subscriber?(.failure(failure)) }

@@ -297,6 +297,7 @@ let package = Package(
       name: "ExamplesTests",
       dependencies: [
         "CaseStudies",
+        "InstantSchema",
         "DemoSupport",
         "ExampleSchema",
         "SharingInstant",

@@ -77,7 +77,7 @@ private func serverTodos(_ client: InstantClient) async throws -> [Pair] {
   }.sorted { $0.title < $1.title }
 }
 
-struct Pair: Equatable, CustomStringConvertible {
+private struct Pair: Equatable, CustomStringConvertible {
   var title: String
   var done: Bool
   init(_ title: String, _ done: Bool = false) { (self.title, self.done) = (title, done) }

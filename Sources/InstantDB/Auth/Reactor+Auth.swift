@@ -35,9 +35,11 @@ extension Reactor {
 
   /// The user from `init-ok` (`auth.user`): fresher fields for the same user.
   func receiveInitUser(_ json: JSON?) {
-    guard let current = auth.user, let json, let user = AuthUser(json: json, refreshToken: current.refreshToken) else {
-      return
-    }
+    // An `init-ok` for a socket opened before a sign-in speaks for the previous user, who may
+    // have the same id (a guest upgraded in place): it must not undo the sign-in.
+    guard let current = auth.user, initRefreshToken == current.refreshToken, let json,
+      let user = AuthUser(json: json, refreshToken: current.refreshToken)
+    else { return }
     receiveVerifiedUser(user)
   }
 

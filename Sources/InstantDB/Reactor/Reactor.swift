@@ -22,6 +22,8 @@ actor Reactor {
   var status: ConnectionStatus = .connecting
   var appStatus: AppStatus = .active
   var sessionID: String?
+  /// The refresh token the current socket's `init` carried: its `init-ok` speaks for that user.
+  var initRefreshToken: String?
   var lastError: InstantClientError?
   var connection: (any WebSocketConnection)?
   var socketGeneration = 0
@@ -214,6 +216,7 @@ actor Reactor {
       "versions": ["@instantdb/core": "v1.0.65", "sharing-instant": "0.1.0"],
     ]
     if let refreshToken { frame["refresh-token"] = .string(refreshToken) }
+    initRefreshToken = refreshToken
     send(.object(frame))
   }
 

@@ -19,16 +19,16 @@ struct CaseStudiesTests {
       #expect(ann.add("   ") == nil, "an empty title adds nothing")
       let milk = try #require(ann.add("Milk"))
       let eggs = try #require(ann.add("Eggs"))
-      _ = try await until("B sees both") { bob.todos.map(\.title) == ["Milk", "Eggs"] }
+      _ = try await seen("B sees both") { bob.todos.map(\.title) == ["Milk", "Eggs"] }
       bob.toggle(milk.id)
-      _ = try await until("A sees it done") { ann.todos[id: milk.id]?.done == true }
+      _ = try await seen("A sees it done") { ann.todos[id: milk.id]?.done == true }
       #expect(ann.remaining == 1)
       ann.rename(eggs.id, to: "Free-range eggs")
-      _ = try await until("B sees the rename") { bob.todos[id: eggs.id]?.title == "Free-range eggs" }
+      _ = try await seen("B sees the rename") { bob.todos[id: eggs.id]?.title == "Free-range eggs" }
       bob.clearCompleted()
-      _ = try await until("A sees milk gone") { ann.todos.map(\.id) == [eggs.id] }
+      _ = try await seen("A sees milk gone") { ann.todos.map(\.id) == [eggs.id] }
       ann.remove(eggs.id)
-      _ = try await until("B sees an empty list") { bob.todos.isEmpty }
+      _ = try await seen("B sees an empty list") { bob.todos.isEmpty }
       #expect(ann.error == nil && bob.error == nil)
     }
   }
@@ -41,26 +41,26 @@ struct CaseStudiesTests {
         withDependencies { $0.defaultInstant = client } operation: { ChatModel(name: name, color: "#000000", roomID: "t") }
       }
       let (ann, bob, cy, di) = (models[0], models[1], models[2], models[3])
-      _ = try await until("everyone is in") { models.allSatisfy { $0.peers.count == 3 } }
+      _ = try await seen("everyone is in") { models.allSatisfy { $0.peers.count == 3 } }
       #expect(ann.avatars.first?.name == "Ann" && Set(ann.avatars.map(\.name)) == Set(names))
       #expect(ann.typingText == nil)
 
       bob.draftChanged("h")
-      _ = try await until("Bob is typing") { ann.typingText == "Bob is typing…" }
+      _ = try await seen("Bob is typing") { ann.typingText == "Bob is typing…" }
       cy.draftChanged("h")
-      _ = try await until("two typing") { ["Bob and Cy are typing…", "Cy and Bob are typing…"].contains(ann.typingText) }
+      _ = try await seen("two typing") { ["Bob and Cy are typing…", "Cy and Bob are typing…"].contains(ann.typingText) }
       di.draftChanged("h")
-      _ = try await until("three typing") { ann.typingText?.hasSuffix("and 2 others are typing…") == true }
+      _ = try await seen("three typing") { ann.typingText?.hasSuffix("and 2 others are typing…") == true }
       #expect(di.typingText?.hasSuffix("and 1 others are typing…") == false, "Di does not count herself")
 
       let sent = try #require(bob.send("  hi all "))
       #expect(sent.text == "hi all" && sent.author == "Bob")
       #expect(bob.send("") == nil)
-      _ = try await until("Ann gets Bob's message and Bob stops typing") {
+      _ = try await seen("Ann gets Bob's message and Bob stops typing") {
         ann.timeline.last?.text == "hi all" && ann.typingText?.contains("Bob") == false
       }
       try await cy.react("🎉")
-      _ = try await until("Ann gets Cy's reaction") { ann.reactions.latestEvent?.data == ChatEmojiTopic(emoji: "🎉", name: "Cy") }
+      _ = try await seen("Ann gets Cy's reaction") { ann.reactions.latestEvent?.data == ChatEmojiTopic(emoji: "🎉", name: "Cy") }
       #expect(cy.reactions.events.isEmpty, "a topic event is not echoed to its sender")
     }
   }
@@ -71,12 +71,12 @@ struct CaseStudiesTests {
       let ann = withDependencies { $0.defaultInstant = a } operation: { CursorsModel(name: "Ann", color: "#f00") }
       let bob = withDependencies { $0.defaultInstant = b } operation: { CursorsModel(name: "Bob", color: "#00f") }
       ann.move(x: 3, y: 4)
-      _ = try await until("Bob sees Ann's cursor") {
+      _ = try await seen("Bob sees Ann's cursor") {
         bob.others.first.map { ($0.data.cursorX, $0.data.cursorY) } ?? (-1, -1) == (3, 4)
       }
       ann.nudge(dx: -10, dy: 100, width: 20, height: 10)
       #expect((ann.me.cursorX, ann.me.cursorY) == (0, 9))
-      _ = try await until("Bob sees the clamped cursor") { bob.others.first?.data.cursorY == 9 }
+      _ = try await seen("Bob sees the clamped cursor") { bob.others.first?.data.cursorY == 9 }
     }
   }
 
@@ -85,19 +85,19 @@ struct CaseStudiesTests {
     try await withTwoClients { a, b in
       let ann = withDependencies { $0.defaultInstant = a } operation: { TileGameModel(name: "Ann", color: "red", board: "b1") }
       let bob = withDependencies { $0.defaultInstant = b } operation: { TileGameModel(name: "Bob", color: "blue", board: "b1") }
-      _ = try await until("both boards loaded") { !ann.$tiles.isLoading && !bob.$tiles.isLoading }
+      _ = try await seen("both boards loaded") { !ann.$tiles.isLoading && !bob.$tiles.isLoading }
       try await ann.paint(x: 2, y: 3)
       try await bob.paint(x: 2, y: 3)
-      _ = try await until("both see one blue square") {
+      _ = try await seen("both see one blue square") {
         ann.tiles.count == 1 && bob.tiles.count == 1 && ann.color(x: 2, y: 3) == "blue" && bob.color(x: 2, y: 3) == "blue"
       }
       try await bob.paint(x: 2, y: 3)
-      _ = try await until("Bob's second paint clears it for both") { ann.tiles.isEmpty && bob.tiles.isEmpty }
+      _ = try await seen("Bob's second paint clears it for both") { ann.tiles.isEmpty && bob.tiles.isEmpty }
 
       bob.moveSelection(dx: 1, dy: 1)
       bob.moveSelection(dx: 100, dy: -100)
       #expect(bob.selection == (7, 0))
-      _ = try await until("Ann sees Bob's selection") { ann.others.first.map { Int($0.data.cursorX) } == 7 }
+      _ = try await seen("Ann sees Bob's selection") { ann.others.first.map { Int($0.data.cursorX) } == 7 }
     }
   }
 
@@ -134,4 +134,10 @@ func withClients(_ count: Int, _ body: @MainActor ([InstantClient]) async throws
     }
     for client in clients { await client.shutdown() }
   }
+}
+
+/// `until` with room for a loaded machine: the whole test suite runs at once on two cores.
+@MainActor
+func seen(_ what: String, _ condition: @escaping @MainActor @Sendable () -> Bool) async throws -> Duration {
+  try await until(what, timeout: .seconds(15), condition)
 }

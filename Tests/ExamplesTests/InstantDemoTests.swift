@@ -5,8 +5,8 @@ import Testing
 @Suite("instant-demo", .timeLimit(.minutes(1)))
 struct InstantDemoTests {
   @Test("With no arguments it tells the whole story on an embedded server and exits 0")
-  func wholeStory() throws {
-    let run = try runDemo([])
+  func wholeStory() async throws {
+    let run = try await runDemo([])
     #expect(run.status == 0, "\(run.output)")
     for step in [
       "A adds three todos → B sees them", "B deletes “Walk the dog” → A sees it gone",
@@ -22,33 +22,38 @@ struct InstantDemoTests {
   }
 
   @Test("A server that is not there fails the first step by name, with exit code 1")
-  func noServer() throws {
-    let run = try runDemo(["--server", "http://127.0.0.1:9", "--timeout", "1"])
+  func noServer() async throws {
+    let run = try await runDemo(["--server", "http://127.0.0.1:9", "--timeout", "1"])
     #expect(run.status == 1)
     #expect(run.output.contains("✘  1. A and B connect"))
     #expect(run.output.contains("instant-demo: FAILED at step 1"))
   }
 
   @Test("A --server that is not an http(s) or ws(s) URL is refused with a clear message")
-  func badServer() throws {
-    let run = try runDemo(["--server", "ftp://example.com"])
+  func badServer() async throws {
+    let run = try await runDemo(["--server", "ftp://example.com"])
     #expect(run.status != 0)
     #expect(run.output.contains("--server wants an http(s):// or ws(s):// URL"))
   }
 }
 
-/// Runs the built `instant-demo` (next to the test bundle) to completion.
-func runDemo(_ arguments: [String]) throws -> (status: Int32, output: String) {
+/// Runs the built `instant-demo` (next to the test bundle) to completion. The blocking waits run
+/// on a thread of their own: on the test's executor they would hold one of the two cooperative
+/// threads for the whole run and starve every other suite's tasks.
+func runDemo(_ arguments: [String]) async throws -> (status: Int32, output: String) {
   let process = Process()
-  // Next to the test bundle, where `swift build --build-tests` puts the executables.
-  let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-  process.executableURL = me.deletingLastPathComponent().appendingPathComponent("instant-demo")
+  process.executableURL = DemoProcess.buildDirectory.appendingPathComponent("instant-demo")
   process.arguments = arguments
   let pipe = Pipe()
   process.standardOutput = pipe
   process.standardError = pipe
   try process.run()
-  let data = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
+  let data = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
+    Thread.detachNewThread {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      done.resume(returning: data)
+    }
+  }
   return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -32,12 +32,12 @@ struct ReadmeSharedExampleTests {
       let laptop = withDependencies { $0.defaultInstant = b } operation: { OpenTodos() }
       phone.add("Buy milk")
       phone.add("Call mom")
-      _ = try await until("the laptop sees both, newest first") { laptop.todos.map(\.title) == ["Call mom", "Buy milk"] }
+      _ = try await seen("the laptop sees both, newest first") { laptop.todos.map(\.title) == ["Call mom", "Buy milk"] }
       let milk = try #require(laptop.todos.first { $0.title == "Buy milk" })
       laptop.finish(milk.id)
-      _ = try await until("a finished todo leaves the open list on the phone") { phone.todos.map(\.title) == ["Call mom"] }
+      _ = try await seen("a finished todo leaves the open list on the phone") { phone.todos.map(\.title) == ["Call mom"] }
       phone.remove(phone.todos[0].id)
-      _ = try await until("the laptop's list is empty") { laptop.todos.isEmpty }
+      _ = try await seen("the laptop's list is empty") { laptop.todos.isEmpty }
       #expect(phone.problem == nil && laptop.problem == nil)
     }
   }

@@ -63,6 +63,9 @@ final class BatchQueue<Element: Sendable>: Sendable {
     producer?.resume()
   }
 
+  /// How many items wait for the consumer.
+  var count: Int { state.withLockedValue { $0.items.count } }
+
   /// Everything queued now, without waiting (empty when nothing is).
   func takeAll() -> [Element] {
     let (items, producer) = state.withLockedValue { state in

@@ -49,6 +49,9 @@ struct SessionSink: Sendable {
     append(.snapshot(roomID: roomID, text: text))
   }
 
+  /// How many items wait for the writer (coalesced presence counts once).
+  var queuedCount: Int { outbox.count }
+
   /// Ends the writer after everything queued so far is written.
   func finish() {
     outbox.finish()

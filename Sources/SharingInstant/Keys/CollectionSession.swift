@@ -28,8 +28,10 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var lastResult: QueryResult?
   private var rejection: (any Error)?
   private var subscriber: Delivery?
-  /// Whether the live subscription has delivered a result (after which a load only repeats it).
+  /// Whether the live subscription has delivered a result (after which a load only repeats it),
+  /// and the error it reported last, if its last delivery ended with one.
   private var subscriptionDelivered = false
+  private var lastDeliveredFailure: (any Error)?
   private static var logger: Logger { Logger(label: "sharing-instant") }
 
   init(client: InstantClient, key: EntityKey<Entity>) {
@@ -52,7 +54,11 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         // delivered a newer one must not overwrite it (under load it did, and the key stayed
         // stale until the next change).
         return lock.withLock {
-          if subscriptionDelivered { return resume(.success(snapshot)) }
+          if subscriptionDelivered {
+            // Repeat what the subscription last said: its value, or the error it reported after
+            // it (a success would clear that error on the reference).
+            return resume(lastDeliveredFailure.map { .failure($0) } ?? .success(snapshot))
+          }
           let (value, failure) = self.accept(result)
           // A value with undecodable entities would clear the error the subscription reports.
           if let failure { return resume(.failure(failure)) }
@@ -70,7 +76,11 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     let task = Task {
       for await result in subscription {
         if let error = result.error {
-          subscriber(.failure(error))
+          self.lock.withLock {
+            self.subscriptionDelivered = true
+            self.lastDeliveredFailure = error
+            subscriber(.failure(error))
+          }
           continue
         }
         let held = lock.withLock {
@@ -93,6 +103,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       subscriber?(.success(value))
       if let failure { subscriber?(.failure(failure)) }
       if let rejection { subscriber?(.failure(rejection)) }
+      lastDeliveredFailure = rejection ?? failure
     }
   }
 
@@ -233,6 +244,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         Self.logger.error("a write of \(self.key.namespace) was refused: \(error)")
         let subscriber = lock.withLock {
           rejection = error
+          lastDeliveredFailure = error
           return self.subscriber
         }
         subscriber?(.failure(error))

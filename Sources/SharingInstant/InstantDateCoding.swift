@@ -6,7 +6,7 @@ import InstantCore
 /// InstantDB stores a date as the JSON value that was written: a number of milliseconds since
 /// 1970 or a string, which the server accepts when JavaScript's `Date.parse` can read it. So
 /// every value the server stored decodes here: numbers, and every string form of InstantCore's
-/// ``JSDate/parse(_:)`` (ISO 8601 with or without `T`, offset or fraction; date-only; `M/D/YYYY`;
+/// `JSDate.parse(_:)` (ISO 8601 with or without `T`, offset or fraction; date-only; `M/D/YYYY`;
 /// month names; RFC 1123; `Date.prototype.toString()`), plus a JSON-quoted string of any of them,
 /// which the hosted server also accepts. Dates are written as `Date.prototype.toISOString()` does
 /// (`2026-01-02T03:04:05.678Z`), which is what the TypeScript client sends for a `Date`: its

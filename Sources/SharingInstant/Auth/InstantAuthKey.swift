@@ -59,10 +59,10 @@ public struct InstantAuthKey: SharedKey {
 }
 
 extension SharedReaderKey where Self == InstantAuthKey.Default {
-  /// Auth for ``DependencyValues/defaultInstant``.
+  /// Auth for `DependencyValues.defaultInstant`.
   public static var instantAuth: Self { instantAuth(client: nil) }
 
-  /// Auth for `client` (``DependencyValues/defaultInstant`` when `nil`).
+  /// Auth for `client` (`DependencyValues.defaultInstant` when `nil`).
   public static func instantAuth(client: InstantClient?) -> Self {
     @Dependency(\.defaultInstant) var defaultInstant
     let key = InstantAuthKey(session: InstantAuthKey.Session(client: client ?? defaultInstant))

@@ -3,13 +3,13 @@ import InstantCore
 /// The seeds' configuration form of a collection key, for code written against the original
 /// sharing-instant: `.instantSync(configuration: .init(namespace: "todos", orderBy: .desc("createdAt")))`.
 /// New code should prefer the typed ``EntityKey`` (`Schema.todos.orderBy(\.createdAt, .desc)`),
-/// which every configuration becomes (``entityKey``).
+/// which every configuration becomes (``SharingInstantSync/CollectionConfiguration/entityKey``).
 public enum SharingInstantSync {
   /// What a collection key queries.
   ///
   /// Unlike the original, `limit` is sent (the original's sync configuration had none), and
   /// `where` is InstaQL JSON rather than `[String: Any]`. SwiftUI `animation` and `testingValue`
-  /// are not here: tests and previews get an offline client (``DependencyValues/defaultInstant``)
+  /// are not here: tests and previews get an offline client (`DependencyValues.defaultInstant`)
   /// whose keys start from the value the property is declared with.
   public struct CollectionConfiguration<Entity: EntityIdentifiable & Equatable>: Sendable, Hashable {
     /// The namespace; the entity's own by default.

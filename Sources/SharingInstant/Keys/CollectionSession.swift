@@ -27,6 +27,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var heldResult: QueryResult?
   private var lastResult: QueryResult?
   private var rejection: (any Error)?
+  /// Why this key's last write could not be queued (encoding, or the client refused it), until a
+  /// later write is queued: what a user-initiated `save()` throws.
+  private var unqueued: (any Error)?
   private var subscriber: Delivery?
   /// Whether the live subscription has delivered a result (after which a load only repeats it),
   /// and the error it reported last, if its last delivery ended with one.
@@ -145,9 +148,12 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   /// Saves an edit made with `withLock` (`.didSet`): diffs it against the snapshot and queues the
   /// writes behind this key's earlier ones. A user-initiated `save()` writes nothing of its own:
   /// every change already went through `withLock`, and the reference's value may meanwhile hold a
-  /// newer server result, so it only waits until this key's writes are queued.
+  /// newer server result, so it only waits until this key's writes are queued — and throws when
+  /// the last of them could not be (until a later one is).
   func save(_ value: Value, context: SaveContext, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-    guard context == .didSet else { return afterQueuedWrites { done(.success(())) } }
+    guard context == .didSet else {
+      return afterQueuedWrites { [self] in done(lock.withLock { unqueued.map { .failure($0) } ?? .success(()) }) }
+    }
     // The diff, the new snapshot and the in-flight count change together, so a result that
     // arrives from now on is held until the write is in the client's overlay.
     lock.withLock {
@@ -156,6 +162,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         let (old, new) = try changedEntities(from: snapshot, to: value)
         ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: old, new: new)
       } catch {
+        unqueued = error
         return done(.failure(error))
       }
       snapshot = value
@@ -167,11 +174,15 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         await previous?.value
         do {
           let receipt = try await self.client.transact(ops)
+          self.lock.withLock { self.unqueued = nil }
           done(.success(()))
           self.watch(receipt)
         } catch {
+          self.lock.withLock {
+            self.unqueued = error
+            self.heldResult = self.heldResult ?? self.lastResult
+          }
           done(.failure(error))
-          self.lock.withLock { self.heldResult = self.heldResult ?? self.lastResult }
         }
         self.finishWrite()
       }

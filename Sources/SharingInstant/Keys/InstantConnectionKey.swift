@@ -23,10 +23,10 @@ public struct InstantConnectionKey: SharedReaderKey {
 }
 
 extension SharedReaderKey where Self == InstantConnectionKey.Default {
-  /// The connection status of ``DependencyValues/defaultInstant``.
+  /// The connection status of `DependencyValues.defaultInstant`.
   public static var instantConnection: Self { instantConnection(client: nil) }
 
-  /// The connection status of `client` (``DependencyValues/defaultInstant`` when `nil`).
+  /// The connection status of `client` (`DependencyValues.defaultInstant` when `nil`).
   public static func instantConnection(client: InstantClient?) -> Self {
     @Dependency(\.defaultInstant) var defaultInstant
     return Self[InstantConnectionKey(client: client ?? defaultInstant), default: .connecting]

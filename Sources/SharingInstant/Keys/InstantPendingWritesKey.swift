@@ -46,10 +46,10 @@ public struct PendingWrites: Sendable, Equatable {
 }
 
 extension SharedReaderKey where Self == InstantPendingWritesKey.Default {
-  /// The unacknowledged writes of ``DependencyValues/defaultInstant``.
+  /// The unacknowledged writes of `DependencyValues.defaultInstant`.
   public static var instantPendingWrites: Self { instantPendingWrites(client: nil) }
 
-  /// The unacknowledged writes of `client` (``DependencyValues/defaultInstant`` when `nil`).
+  /// The unacknowledged writes of `client` (`DependencyValues.defaultInstant` when `nil`).
   public static func instantPendingWrites(client: InstantClient?) -> Self {
     @Dependency(\.defaultInstant) var defaultInstant
     return Self[InstantPendingWritesKey(client: client ?? defaultInstant), default: PendingWrites()]

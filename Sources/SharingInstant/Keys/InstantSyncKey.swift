@@ -6,7 +6,7 @@ import InstantDB
 ///
 /// The value follows the query (server results with this device's pending writes on top). A
 /// change made with `$todos.withLock { … }` is saved as explicit writes computed against what
-/// *this key* last delivered or saved (see ``EntityDiff``); `save` resumes once those writes are
+/// *this key* last delivered or saved (an entity-by-entity diff); `save` resumes once those writes are
 /// durably queued on this device, and a write the server refuses is rolled back and reported as
 /// the key's `loadError`.
 public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey {
@@ -52,7 +52,7 @@ extension InstantSyncKey: CustomStringConvertible {
 }
 
 extension SharedReaderKey {
-  /// A live, writable collection of `key`'s entities, in `client` (``DependencyValues/defaultInstant``
+  /// A live, writable collection of `key`'s entities, in `client` (`DependencyValues.defaultInstant`
   /// by default).
   public static func instantSync<Entity>(_ key: EntityKey<Entity>, client: InstantClient? = nil) -> Self
   where Self == InstantSyncKey<Entity>.Default {

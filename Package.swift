@@ -126,6 +126,7 @@ let package = Package(
     .testTarget(
       name: "InstantSchemaTests",
       dependencies: [
+        "TestSupport",
         "InstantSchema",
         "SharingInstant",
         "InstantSchemaFixture",

@@ -76,4 +76,26 @@ struct ClientPartsTests {
     #expect(saved.mutations.map(\.id) == ["m1"])
     #expect(!FileManager.default.fileExists(atPath: file.path + ".unreadable"), "nothing moved aside")
   }
+
+  @Test("A file that opens but cannot be read is set aside without closing the lock's descriptor twice")
+  func unreadableRowsCloseTheLockOnce() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("a.sqlite")
+    do {
+      let (storage, _) = ClientStorage.make(.sqlite(file))
+      try storage.insert(PendingMutation(id: "m1", order: 1, created: 0, steps: [["add-triple", "e", "a", 1]]))
+      try storage.db.write { try $0.execute(sql: "UPDATE mutation SET steps = 'not json'") }
+      storage.releaseLock()
+    }
+    let (storage, saved) = ClientStorage.make(.sqlite(file))
+    #expect(storage.problem?.kind == .unreadable)
+    #expect(saved.mutations.isEmpty)
+    // The storage's lock descriptor must still be the lock file: had reading the file closed it
+    // already, the next file opened (SQLite's own) would have taken its number, and the storage
+    // would later close that file instead — by then perhaps a socket of the process.
+    let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(storage.lockFD)")
+    #expect(target.hasSuffix("a.sqlite.lock"), "the lock's descriptor now names \(target)")
+  }
 }
+

@@ -55,9 +55,12 @@ final class ClientStorage: Sendable {
       return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "locked"))
     }
     do {
-      let opened = ClientStorage(db: try openFile(path), lockFD: fd, problem: nil)
       // Every row is read here, once: a file that opens but holds garbage is caught at start.
-      return (opened, try opened.load())
+      // The probe does not own the lock's descriptor: if reading fails, its deinit must not close
+      // it, or the storage made below would close it a second time — by then perhaps a socket's.
+      let probe = ClientStorage(db: try openFile(path), lockFD: -1, problem: nil)
+      let saved = try probe.load()
+      return (ClientStorage(db: probe.db, lockFD: fd, problem: nil), saved)
     } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
       // Busy is not broken: some other process holds the file longer than `busyTimeout`. It is
       // left alone, and this client keeps its state in memory.

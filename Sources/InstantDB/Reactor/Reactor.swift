@@ -197,6 +197,7 @@ actor Reactor {
     cacheSave?.cancel()  // skips its sleep; the batch is saved below or by the task, once
     await cacheSave?.value
     saveCache(takeCacheBatch())
+    storage.closeDatabase()
     storage.releaseLock()
   }
 

@@ -67,11 +67,18 @@ final class ClientStorage: Sendable {
       close(fd)
       return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "\(error)"))
     } catch {
-      // Unreadable: keep it for inspection, never reuse or delete it.
+      // Damaged. A copy goes aside first, for inspection; then what can still be read is kept
+      // (``salvage(_:)``); only if nothing can be is the client started clean.
       let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
       for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-        try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        try? FileManager.default.copyItem(atPath: path + suffix, toPath: aside + suffix)
       }
+      if let (db, saved, dropped) = salvage(path) {
+        let reason = "\(error); kept \(saved.mutations.count) queued writes, dropped \(dropped) unreadable rows"
+        let problem = StorageProblem(kind: .repaired, path: path, movedTo: aside, reason: reason)
+        return (ClientStorage(db: db, lockFD: fd, problem: problem), saved)
+      }
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
       let problem = StorageProblem(kind: .unreadable, path: path, movedTo: aside, reason: "\(error)")
       do {
         return (ClientStorage(db: try openFile(path), lockFD: fd, problem: problem), Saved())
@@ -82,6 +89,27 @@ final class ClientStorage: Sendable {
     }
   }
 
+  /// What a damaged file still holds: its queued writes that read back, in order (rows that do
+  /// not are dropped and counted), its attrs and cached results if they read back (they are
+  /// only a cache). First as it is; then without its `-shm`, the write-ahead log's index, which
+  /// SQLite then rebuilds from the log's checksummed frames, keeping the log up to its last intact
+  /// commit (a log cut short with its index still in place fails to open). The caller holds the
+  /// file's lock, so no other connection uses that index. `nil` when neither works.
+  private static func salvage(_ path: String) -> (DatabaseQueue, Saved, dropped: Int)? {
+    for attempt in 0..<2 {
+      if attempt == 1 { try? FileManager.default.removeItem(atPath: path + "-shm") }
+      guard let db = try? openFile(path) else { continue }
+      let probe = ClientStorage(db: db, lockFD: -1, problem: nil)
+      guard (try? db.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") })) == "ok",
+        let (mutations, dropped) = try? probe.loadReadableMutations()
+      else { continue }
+      var saved = Saved(mutations: mutations)
+      if let attrs = try? probe.loadAttrs() { saved.attrs = attrs } else { try? db.write { try $0.execute(sql: "DELETE FROM kv") } }
+      if let queries = try? probe.loadQueries() { saved.queries = queries } else { try? db.write { try $0.execute(sql: "DELETE FROM query") } }
+      return (db, saved, dropped)
+    }
+    return nil
+  }
   private static func memory(problem: StorageProblem?) -> (ClientStorage, Saved) {
     // An in-memory database cannot fail to open or migrate.
     let db = try! DatabaseQueue()
@@ -178,6 +206,28 @@ final class ClientStorage: Sendable {
     }
   }
 
+  /// The queued writes that read back, deleting the rows that do not; how many were dropped.
+  fileprivate func loadReadableMutations() throws -> ([PendingMutation], dropped: Int) {
+    try db.write { db in
+      var kept: [PendingMutation] = []
+      var bad: [DatabaseValue] = []
+      for row in try Row.fetchAll(db, sql: "SELECT rowid, id, ord, created, steps, tx_id, sent FROM mutation ORDER BY ord, id") {
+        // Every column read without trusting its type: a damaged row is dropped, never a trap.
+        func column<T: DatabaseValueConvertible>(_ name: String) -> T? { T.fromDatabaseValue(row[name] as DatabaseValue) }
+        if let id: String = column("id"), let order: Int = column("ord"), let created: Double = column("created"),
+          let text: String = column("steps"), case let .array(steps)? = try? JSON.parse(text)
+        {
+          let sent: Bool = column("sent") ?? false
+          kept.append(PendingMutation(id: id, order: order, created: created, steps: steps, txID: column("tx_id"), wasSent: sent))
+        } else {
+          bad.append(row["rowid"] as DatabaseValue)
+        }
+      }
+      for rowid in bad { try db.execute(sql: "DELETE FROM mutation WHERE rowid = ?", arguments: [rowid]) }
+      return (kept, bad.count)
+    }
+  }
+
   // MARK: Attrs
 
   func saveAttrs(_ attrs: JSON) throws {
@@ -245,5 +295,12 @@ extension ClientStorage {
   /// Lets another client open the file (called on shutdown).
   func releaseLock() {
     if lockFD >= 0 { flock(lockFD, LOCK_UN) }
+  }
+
+  /// Closes the database (on shutdown, before the lock is released), so the next client — in
+  /// this process too — opens the file afresh; later reads and writes throw instead of touching it.
+  func closeDatabase() {
+    guard lockFD >= 0 else { return }
+    do { try db.close() } catch { ClientLog.make().error("could not close the local database: \(error)") }
   }
 }

@@ -30,6 +30,10 @@ public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
   public enum Kind: Sendable, Equatable {
     /// The file could not be read; it was renamed to ``movedTo`` and the client started clean.
     case unreadable
+    /// The file was damaged, and what could still be read was kept: ``reason`` says how many
+    /// queued writes were kept and how many unreadable rows were dropped (writes among them are
+    /// lost on this device). A copy of the damaged file is at ``movedTo``.
+    case repaired
     /// Another client holds the file; this client keeps its state in memory.
     case inUse
     /// The file could not be created or opened; this client keeps its state in memory.
@@ -38,7 +42,7 @@ public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
 
   public var kind: Kind
   public var path: String
-  /// Where an unreadable file was moved.
+  /// Where an unreadable file was moved, or a copy of a repaired one was put.
   public var movedTo: String?
   public var reason: String
 
@@ -46,6 +50,8 @@ public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
     switch kind {
     case .unreadable:
       "the local database \(path) could not be read (\(reason)); it was moved to \(movedTo ?? "?") and the client started clean"
+    case .repaired:
+      "the local database \(path) was damaged (\(reason)); what could be read was kept, and a copy of the damaged file is at \(movedTo ?? "?")"
     case .inUse:
       "the local database \(path) is in use by another client; this client keeps its state in memory"
     case .unavailable:

@@ -66,12 +66,17 @@ struct ClientPartsTests {
       try db.execute(sql: "BEGIN EXCLUSIVE")
       try db.execute(sql: "COMMIT")  // the lock stays until the connection closes
     }
-    let release = Task.detached {
-      try await Task.sleep(for: .milliseconds(500))
-      try other.close()
+    // Released from a thread of its own: `make` below blocks this task's thread while it waits,
+    // and with the whole suite on two cores a task meant to release the lock could wait its turn
+    // for longer than the busy timeout.
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      Thread.sleep(forTimeInterval: 0.5)
+      try? other.close()
+      released.signal()
     }
     let (storage, saved) = ClientStorage.make(.sqlite(file))
-    try await release.value
+    released.wait()
     #expect(storage.problem == nil, "\(String(describing: storage.problem))")
     #expect(saved.mutations.map(\.id) == ["m1"])
     #expect(!FileManager.default.fileExists(atPath: file.path + ".unreadable"), "nothing moved aside")

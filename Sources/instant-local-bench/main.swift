@@ -1,6 +1,7 @@
 // instant-local-bench: write on session A → `refresh-ok` on session B, with 1, 10 and 100
-// subscribed sessions, and single-writer transactions per second, against an embedded
-// instant-local on loopback over real WebSockets. Run: swift run -c release instant-local-bench
+// subscribed sessions (or those given: `instant-local-bench 200 0 1000`), and single-writer
+// transactions per second, against an embedded instant-local on loopback over real WebSockets.
+// Run: swift run -c release instant-local-bench
 import Foundation
 import HummingbirdWSClient
 import InstantCore
@@ -101,6 +102,8 @@ func runBenchmark() async throws {
   // Optional: that many more entities (two triples each) in another namespace, to see how the
   // store's size affects each write.
   let extraEntities = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 0
+  // Optional: the subscribed-session counts to measure, comma-separated (default 1,10,100).
+  let sessionCounts = arguments.count > 3 ? arguments[3].split(separator: ",").compactMap { Int($0) } : [1, 10, 100]
 
   // Schema and ten entities.
   let writer = BenchSession(port: port)
@@ -127,7 +130,7 @@ func runBenchmark() async throws {
   var txCounter = 0
   var rows: [String] = []
 
-  for subscribers in [1, 10, 100] {
+  for subscribers in sessionCounts {
     var sessions: [BenchSession] = []
     var inboxes: [AsyncStream<(String, ContinuousClock.Instant)>.AsyncIterator] = []
     for _ in 0..<subscribers {
@@ -140,6 +143,7 @@ func runBenchmark() async throws {
       sessions.append(s)
       inboxes.append(inbox)
     }
+    let rss = residentMegabytes()
     var latencies: [Double] = []
     for i in 0..<(writes + 50) {
       txCounter += 1
@@ -156,8 +160,8 @@ func runBenchmark() async throws {
     latencies.sort()
     rows.append(
       String(
-        format: "| %3d | %5d | %8.0f | %8.0f | %8.0f |", subscribers, latencies.count, percentile(latencies, 0.5),
-        percentile(latencies, 0.99), percentile(latencies, 1.0)))
+        format: "| %4d | %5d | %8.0f | %8.0f | %8.0f | %6.0f |", subscribers, latencies.count, percentile(latencies, 0.5),
+        percentile(latencies, 0.99), percentile(latencies, 1.0), rss))
     for s in sessions { await s.close() }
   }
 
@@ -183,12 +187,21 @@ func runBenchmark() async throws {
   await server.stop()
 
   print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, \(inMemory ? "in-memory storage" : "file storage (WAL)"), \(extraEntities) extra entities")
-  print("| subscribed sessions | writes | p50 µs | p99 µs | max µs |")
-  print("| ---: | ---: | ---: | ---: | ---: |")
+  print("| subscribed sessions | writes | p50 µs | p99 µs | max µs | RSS MB (server and sessions, one process) |")
+  print("| ---: | ---: | ---: | ---: | ---: | ---: |")
   for row in rows { print(row) }
   print("")
   print(String(format: "single writer, sequential (await each transact-ok): %.0f tx/s over %d transactions", sequentialRate, txCount))
   print(String(format: "single writer, pipelined (send all, then await): %.0f tx/s over %d transactions", pipelinedRate, txCount))
+}
+
+/// This process's resident memory in MB (Linux `/proc/self/status`; 0 elsewhere).
+func residentMegabytes() -> Double {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+  else { return 0 }
+  return kilobytes / 1024
 }
 
 try await runBenchmark()

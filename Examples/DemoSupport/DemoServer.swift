@@ -28,7 +28,7 @@ public struct DemoServer: Sendable {
 
   /// A client of `appID` on this server, in memory unless `storage` says otherwise.
   public func client(appID: String = DemoServer.appID, storage: InstantStorage = .memory) -> InstantClient {
-    InstantClient(appId: appID, apiURI: apiURL, websocketURI: webSocketURL, storage: storage, logger: Self.quietClientLogger)
+    InstantClient(appId: appID, apiURI: apiURL, websocketURI: webSocketURL, storage: storage, logger: DemoLogging.logger("instantdb"))
   }
 
   /// Stops the embedded server, if this process runs one.
@@ -76,7 +76,7 @@ public struct DemoServer: Sendable {
   }
 
   static func start(_ configuration: InstantLocalConfiguration) async throws -> DemoServer {
-    let server = try InstantLocalServer(configuration: configuration, logger: quietServerLogger)
+    let server = try InstantLocalServer(configuration: configuration, logger: DemoLogging.logger("instant-local"))
     let port = try await server.start()
     return local(port: port, embedded: server)
   }
@@ -105,22 +105,6 @@ public struct DemoServer: Sendable {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     return result == 0
-  }
-
-  /// The server's log: problems only, on stderr, so the demo's own output stays readable.
-  static var quietServerLogger: Logger {
-    var logger = Logger(label: "instant-local")
-    logger.logLevel = ProcessInfo.processInfo.environment["INSTANTDB_DEBUG"] == nil ? .critical : .debug
-    return logger
-  }
-
-  /// The clients' log: off unless `INSTANTDB_LOG_LEVEL`/`INSTANTDB_DEBUG` asks for it.
-  static var quietClientLogger: Logger? {
-    let environment = ProcessInfo.processInfo.environment
-    guard environment["INSTANTDB_LOG_LEVEL"] == nil, environment["INSTANTDB_DEBUG"] == nil else { return nil }
-    var logger = Logger(label: "instantdb")
-    logger.logLevel = .critical
-    return logger
   }
 }
 

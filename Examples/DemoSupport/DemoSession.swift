@@ -38,6 +38,7 @@ public final class DemoSession {
     _ command: String, title: String, arguments: [String] = Array(CommandLine.arguments.dropFirst())
   ) async -> DemoSession {
     signal(SIGPIPE, SIG_IGN)
+    DemoLogging.bootstrap()
     do {
       guard let options = try DemoOptions.parse(arguments) else {
         print(DemoOptions.usage(command, title))

@@ -1,20 +1,6 @@
 import Foundation
 import Observation
 
-/// A notification after each change of something `read` touches (`@Shared` values,
-/// `@Observable` models): what SwiftUI does for a view, for a terminal. Changes that arrive while
-/// the consumer is busy are merged into one.
-@MainActor
-public func changes(of read: @escaping @MainActor @Sendable () -> Void) -> AsyncStream<Void> {
-  let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-  let task = Task { @MainActor in
-    for await _ in observe({ read(); return true }) { continuation.yield() }
-    continuation.finish()
-  }
-  continuation.onTermination = { _ in task.cancel() }
-  return stream
-}
-
 /// Waits until `condition` holds, re-checking it after every change of what it reads, and
 /// returns how long that took; throws ``DemoTimeout`` after `timeout`.
 @MainActor

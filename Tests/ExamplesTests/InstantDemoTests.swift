@@ -1,4 +1,7 @@
+import DemoSupport
 import Foundation
+import InstantLocalTesting
+import SharingInstant
 import Testing
 
 /// `swift run instant-demo`, the README's first command, run as a newcomer runs it.
@@ -19,6 +22,28 @@ struct InstantDemoTests {
     #expect(run.output.contains("Updating entities that don't exist"), "the refused write's message is shown")
     let summary = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("instant-demo: all ") })
     #expect(summary.contains("steps passed"))
+  }
+
+  @Test("--server tells the story against a running instant-local, again and again: it leaves no todos behind")
+  func againstARunningServer() async throws {
+    try await withInstantLocal { server in
+      let url = "http://127.0.0.1:\(try #require(await server.port))"
+      for _ in 0..<2 {
+        let run = try await runDemo(["--server", url])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("on server \(url)"))
+        #expect(run.output.contains("instant-demo: all 15 steps passed"))
+      }
+      let reader = try DemoServer.remote(URL(string: url)!).client()
+      // queryOnce throws until the client is connected: try for up to 5 s.
+      var left: JSON?
+      for _ in 0..<100 where left == nil {
+        left = try? await reader.queryOnce(["todos": [:]], timeout: .seconds(5)).data["todos"]
+        if left == nil { try await Task.sleep(for: .milliseconds(50)) }
+      }
+      #expect(left == [], "the story deletes the todos it made")
+      await reader.shutdown()
+    }
   }
 
   @Test("A server that is not there fails the first step by name, with exit code 1")

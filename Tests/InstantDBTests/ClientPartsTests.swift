@@ -54,11 +54,7 @@ struct ClientPartsTests {
     let dir = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("a.sqlite")
-    do {
-      let (storage, _) = ClientStorage.make(.sqlite(file))
-      try storage.insert(PendingMutation(id: "m1", order: 1, created: 0, steps: [["add-triple", "e", "a", 1]]))
-      storage.releaseLock()
-    }
+    try fileWithOneWrite(file)
     // The exclusive lock a closing connection takes to checkpoint, held for half a second.
     let other = try DatabaseQueue(path: file.path)
     try await other.writeWithoutTransaction { db in
@@ -87,12 +83,7 @@ struct ClientPartsTests {
     let dir = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("a.sqlite")
-    do {
-      let (storage, _) = ClientStorage.make(.sqlite(file))
-      try storage.insert(PendingMutation(id: "m1", order: 1, created: 0, steps: [["add-triple", "e", "a", 1]]))
-      try storage.db.write { try $0.execute(sql: "UPDATE mutation SET steps = 'not json'") }
-      storage.releaseLock()
-    }
+    try fileWithOneWrite(file) { try $0.db.write { try $0.execute(sql: "UPDATE mutation SET steps = 'not json'") } }
     let (storage, saved) = ClientStorage.make(.sqlite(file))
     #expect(storage.problem?.kind == .repaired, "the one unreadable row is dropped, the file kept")
     #expect(saved.mutations.isEmpty)
@@ -101,6 +92,15 @@ struct ClientPartsTests {
     // would later close that file instead — by then perhaps a socket of the process.
     let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(storage.lockFD)")
     #expect(target.hasSuffix("a.sqlite.lock"), "the lock's descriptor now names \(target)")
+  }
+
+  /// A client database at `file` holding one queued write, `m1`, then changed by `alter`, and
+  /// released for the next client.
+  private func fileWithOneWrite(_ file: URL, alter: (ClientStorage) throws -> Void = { _ in }) throws {
+    let (storage, _) = ClientStorage.make(.sqlite(file))
+    try storage.insert(PendingMutation(id: "m1", order: 1, created: 0, steps: [["add-triple", "e", "a", 1]]))
+    try alter(storage)
+    storage.releaseLock()
   }
 }
 

@@ -196,23 +196,29 @@ final class ClientStorage: Sendable {
     }
   }
 
+  /// The queued writes, in order; throws at the first row that does not read back.
   func loadMutations() throws -> [PendingMutation] {
-    try db.read { db in
-      try Row.fetchAll(db, sql: "SELECT id, ord, created, steps, tx_id, sent FROM mutation ORDER BY ord, id").map { row in
-        let text: String = row["steps"]
-        guard case let .array(steps) = try JSON.parse(text) else { throw StorageReadError("a pending write is not an array of steps") }
-        return PendingMutation(id: row["id"], order: row["ord"], created: row["created"], steps: steps, txID: row["tx_id"], wasSent: row["sent"])
-      }
-    }
+    let (kept, unreadable) = try readMutations()
+    guard unreadable.isEmpty else { throw StorageReadError("\(unreadable.count) pending writes do not read back") }
+    return kept
   }
 
   /// The queued writes that read back, deleting the rows that do not; how many were dropped.
   fileprivate func loadReadableMutations() throws -> ([PendingMutation], dropped: Int) {
+    let (kept, unreadable) = try readMutations()
     try db.write { db in
+      for rowid in unreadable { try db.execute(sql: "DELETE FROM mutation WHERE rowid = ?", arguments: [rowid]) }
+    }
+    return (kept, unreadable.count)
+  }
+
+  /// Every queued write that reads back, in order, and the rowids of those that do not. No
+  /// column's type is trusted: a damaged row is reported, never a trap.
+  private func readMutations() throws -> ([PendingMutation], unreadable: [DatabaseValue]) {
+    try db.read { db in
       var kept: [PendingMutation] = []
-      var bad: [DatabaseValue] = []
+      var unreadable: [DatabaseValue] = []
       for row in try Row.fetchAll(db, sql: "SELECT rowid, id, ord, created, steps, tx_id, sent FROM mutation ORDER BY ord, id") {
-        // Every column read without trusting its type: a damaged row is dropped, never a trap.
         func column<T: DatabaseValueConvertible>(_ name: String) -> T? { T.fromDatabaseValue(row[name] as DatabaseValue) }
         if let id: String = column("id"), let order: Int = column("ord"), let created: Double = column("created"),
           let text: String = column("steps"), case let .array(steps)? = try? JSON.parse(text)
@@ -220,11 +226,10 @@ final class ClientStorage: Sendable {
           let sent: Bool = column("sent") ?? false
           kept.append(PendingMutation(id: id, order: order, created: created, steps: steps, txID: column("tx_id"), wasSent: sent))
         } else {
-          bad.append(row["rowid"] as DatabaseValue)
+          unreadable.append(row["rowid"] as DatabaseValue)
         }
       }
-      for rowid in bad { try db.execute(sql: "DELETE FROM mutation WHERE rowid = ?", arguments: [rowid]) }
-      return (kept, bad.count)
+      return (kept, unreadable)
     }
   }
 

@@ -263,3 +263,34 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     }
   }
 }
+
+// MARK: Sharing's continuations
+
+/// A key forwards to these, converting the collection to its own value type (`Array` for the
+/// array keys) on the way out and back on the way in.
+extension CollectionSession {
+  func load<Output>(_ continuation: LoadContinuation<Output>, as convert: @escaping @Sendable (Value) -> Output) {
+    load { result in
+      switch result {
+      case .success(let value?): continuation.resume(returning: convert(value))
+      case .success(nil): continuation.resumeReturningInitialValue()
+      case .failure(let error): continuation.resume(throwing: error)
+      }
+    }
+  }
+
+  func subscribe<Output>(_ subscriber: SharedSubscriber<Output>, as convert: @escaping @Sendable (Value) -> Output) -> SharedSubscription {
+    SharedSubscription(subscribe { result in
+      switch result {
+      case .success(let value?): subscriber.yield(convert(value))
+      case .success(nil): break
+      case .failure(let error): subscriber.yield(throwing: error)
+      }
+    })
+  }
+
+  func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    save(value, context: context) { continuation.resume(with: $0) }
+  }
+}
+

@@ -16,28 +16,15 @@ public struct InstantSyncArrayKey<Entity: EntityIdentifiable & Equatable>: Share
   }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    base.session.load { result in
-      switch result {
-      case .success(let value?): continuation.resume(returning: Array(value))
-      case .success(nil): continuation.resumeReturningInitialValue()
-      case .failure(let error): continuation.resume(throwing: error)
-      }
-    }
+    base.session.load(continuation, as: { Array($0) })
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    SharedSubscription(base.session.subscribe { result in
-      switch result {
-      case .success(let value?): subscriber.yield(Array(value))
-      case .success(nil): break
-      case .failure(let error): subscriber.yield(throwing: error)
-      }
-    })
+    base.session.subscribe(subscriber, as: { Array($0) })
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    let identified = IdentifiedArray(value, uniquingIDsWith: { _, later in later })
-    base.session.save(identified, context: context) { continuation.resume(with: $0) }
+    base.session.save(IdentifiedArray(value, uniquingIDsWith: { _, later in later }), context: context, continuation: continuation)
   }
 }
 

@@ -23,27 +23,15 @@ public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey 
   }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    session.load { result in
-      switch result {
-      case .success(let value?): continuation.resume(returning: value)
-      case .success(nil): continuation.resumeReturningInitialValue()
-      case .failure(let error): continuation.resume(throwing: error)
-      }
-    }
+    session.load(continuation, as: { $0 })
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    SharedSubscription(session.subscribe { result in
-      switch result {
-      case .success(let value?): subscriber.yield(value)
-      case .success(nil): break
-      case .failure(let error): subscriber.yield(throwing: error)
-      }
-    })
+    session.subscribe(subscriber, as: { $0 })
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    session.save(value, context: context) { continuation.resume(with: $0) }
+    session.save(value, context: context, continuation: continuation)
   }
 }
 

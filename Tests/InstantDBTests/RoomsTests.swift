@@ -181,7 +181,7 @@ struct RoomsTests {
 
 /// Waits until the latest value of `watching` matches.
 func waitFor<Element: Sendable>(
-  _ watching: Watching<Element>, timeout: Duration = .seconds(10), _ what: String, _ predicate: @escaping @Sendable (Element) -> Bool
+  _ watching: Watching<Element>, timeout: Duration = .seconds(20), _ what: String, _ predicate: @escaping @Sendable (Element) -> Bool
 ) async throws {
   do {
     try await waitUntil(timeout: timeout, what) { watching.values.last.map(predicate) ?? false }

@@ -19,65 +19,65 @@ enum InstantSchemaExecutable {
 @Suite(.enabled(if: InstantSchemaExecutable.url != nil, "the instant-schema executable was not found next to the test bundle"))
 struct CommandLineTests {
 
-  private func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-    try TestSupport.run(InstantSchemaExecutable.url, arguments, in: directory)
+  private func run(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
+    try await TestSupport.run(InstantSchemaExecutable.url, arguments, in: directory)
   }
 
-  @Test func sampleThenCheckThenForce() throws {
-    try TestSupport.withTemporaryDirectory { directory in
+  @Test func sampleThenCheckThenForce() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
 
-      let sample = try run(["sample", "--to", "Generated"], in: directory)
+      let sample = try await run(["sample", "--to", "Generated"], in: directory)
       #expect(sample.status == 0)
       #expect(try String(contentsOf: directory.appendingPathComponent("instant.schema.ts"), encoding: .utf8) == SampleSchema.source)
       #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("Generated/Mutations.swift").path))
 
-      #expect(try run(["check", "--from", "instant.schema.ts", "--to", "Generated"], in: directory).status == 0)
+      #expect(try await run(["check", "--from", "instant.schema.ts", "--to", "Generated"], in: directory).status == 0)
       try "// stale".write(to: directory.appendingPathComponent("Generated/Links.swift"), atomically: true, encoding: .utf8)
-      let stale = try run(["check", "--from", "instant.schema.ts", "--to", "Generated"], in: directory)
+      let stale = try await run(["check", "--from", "instant.schema.ts", "--to", "Generated"], in: directory)
       #expect(stale.status == 1)
       #expect(stale.output.contains("Links.swift in Generated is stale or missing"))
 
-      let unchecked = try run(["generate", "--from", "instant.schema.ts", "--to", "Generated"], in: directory)
+      let unchecked = try await run(["generate", "--from", "instant.schema.ts", "--to", "Generated"], in: directory)
       #expect(unchecked.status != 0)
       #expect(unchecked.output.contains("pass --force"))
 
-      let forced = try run(["generate", "--from", "instant.schema.ts", "--to", "Generated", "--force"], in: directory)
+      let forced = try await run(["generate", "--from", "instant.schema.ts", "--to", "Generated", "--force"], in: directory)
       #expect(forced.status == 0)
       #expect(forced.output.contains("WARNING: --force"))
-      #expect(try run(["check", "--from", "instant.schema.ts", "--to", "Generated"], in: directory).status == 0)
+      #expect(try await run(["check", "--from", "instant.schema.ts", "--to", "Generated"], in: directory).status == 0)
     }
   }
 
-  @Test func lintReportsErrorsWithTheirLocation() throws {
-    try TestSupport.withTemporaryDirectory { directory in
+  @Test func lintReportsErrorsWithTheirLocation() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
       try TestSupport.schema(entities: "a: i.entity({ b: i.strnig() }),").write(
         to: directory.appendingPathComponent("bad.schema.ts"), atomically: true, encoding: .utf8)
-      let result = try run(["lint", "bad.schema.ts"], in: directory)
+      let result = try await run(["lint", "bad.schema.ts"], in: directory)
       #expect(result.status == 1)
       #expect(result.output.contains("bad.schema.ts:5:20: error: `i.strnig` is not an InstantDB schema builder"))
     }
   }
 
-  @Test func schemaErrorsPrintOnceWithoutArgumentParsersPrefix() throws {
-    try TestSupport.withTemporaryDirectory { directory in
+  @Test func schemaErrorsPrintOnceWithoutArgumentParsersPrefix() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
       try TestSupport.schema(entities: "a: i.entity({ b: i.strnig() }),").write(
         to: directory.appendingPathComponent("bad.schema.ts"), atomically: true, encoding: .utf8)
-      let result = try run(["generate", "--from", "bad.schema.ts", "--to", "Generated", "--force"], in: directory)
+      let result = try await run(["generate", "--from", "bad.schema.ts", "--to", "Generated", "--force"], in: directory)
       #expect(result.status == 1)
       #expect(result.output.contains("\nbad.schema.ts:5:20: error: `i.strnig` is not an InstantDB schema builder"))
       #expect(!result.output.contains("Error:"))
-      let missing = try run(["check", "--from", "missing.schema.ts", "--to", "Generated"], in: directory)
+      let missing = try await run(["check", "--from", "missing.schema.ts", "--to", "Generated"], in: directory)
       #expect(missing.status == 1)
       #expect(missing.output.hasPrefix("error: "))
       #expect(!missing.output.contains("Error:"))
     }
   }
 
-  @Test func generateOutsideARepositorySaysSo() throws {
-    try TestSupport.withTemporaryDirectory { directory in
-      try #require(!TestSupport.isInsideRepository(directory), "the temporary directory is inside a git repository")
+  @Test func generateOutsideARepositorySaysSo() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
+      try #require(!(await TestSupport.isInsideRepository(directory)), "the temporary directory is inside a git repository")
       try SampleSchema.source.write(to: directory.appendingPathComponent("instant.schema.ts"), atomically: true, encoding: .utf8)
-      let result = try run(["generate", "--from", "instant.schema.ts", "--to", "Generated"], in: directory)
+      let result = try await run(["generate", "--from", "instant.schema.ts", "--to", "Generated"], in: directory)
       #expect(result.status == 1)
       #expect(result.output.hasPrefix("error: instant.schema.ts is not inside a git repository"))
       #expect(!result.output.contains("not committed"))

@@ -4,17 +4,17 @@ import Testing
 
 /// The `generate` rules, checked against a real git repository in a temporary directory.
 @Suite struct GitStateTests {
-  @Test func schemaMustBeCommittedAndOutputClean() throws {
-    try TestSupport.withTemporaryDirectory { directory in
+  @Test func schemaMustBeCommittedAndOutputClean() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
       try FileManager.default.createDirectory(at: directory.appendingPathComponent("Generated"), withIntermediateDirectories: true)
-      try TestSupport.git(["init", "-q"], in: directory)
+      try await TestSupport.git(["init", "-q"], in: directory)
       let schema = directory.appendingPathComponent("instant.schema.ts").path
       let output = directory.appendingPathComponent("Generated").path
       try SampleSchema.source.write(toFile: schema, atomically: true, encoding: .utf8)
 
       #expect(throws: SchemaError.self) { try GitState.requireCommitted(schema) }
-      try TestSupport.git(["add", "."], in: directory)
-      try TestSupport.git(["commit", "-qm", "schema"], in: directory)
+      try await TestSupport.git(["add", "."], in: directory)
+      try await TestSupport.git(["commit", "-qm", "schema"], in: directory)
       try GitState.requireCommitted(schema)
       try GitState.requireClean(output)
 
@@ -34,9 +34,9 @@ import Testing
     }
   }
 
-  @Test func outsideARepositoryBothChecksSaySo() throws {
-    try TestSupport.withTemporaryDirectory { directory in
-      try #require(!TestSupport.isInsideRepository(directory), "the temporary directory is inside a git repository")
+  @Test func outsideARepositoryBothChecksSaySo() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
+      try #require(!(await TestSupport.isInsideRepository(directory)), "the temporary directory is inside a git repository")
       let schema = directory.appendingPathComponent("instant.schema.ts").path
       try SampleSchema.source.write(toFile: schema, atomically: true, encoding: .utf8)
       for check in [{ try GitState.requireCommitted(schema) }, { try GitState.requireClean(directory.appendingPathComponent("Generated").path) }] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import InstantCore
 
 /// `instant-query --batch` end to end: the built executable, fed on standard input.
@@ -29,7 +30,9 @@ import Testing
     var stderr: String
   }
 
-  static func run(stdin input: Data = Data(), arguments: [String] = ["--batch"]) throws -> Output {
+  /// Runs the executable with `input` on its standard input. The waits for the child happen off
+  /// the cooperative pool (see `offThePool`).
+  static func run(stdin input: Data = Data(), arguments: [String] = ["--batch"]) async throws -> Output {
     let process = Process()
     process.executableURL = try executable()
     process.arguments = arguments
@@ -42,25 +45,21 @@ import Testing
     process.standardOutput = outPipe
     process.standardError = errPipe
     try process.run()
-    // Read both outputs concurrently with writing, so a full pipe cannot block the child.
-    nonisolated(unsafe) var outData = Data()
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    group.enter()
-    DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    inPipe.fileHandleForWriting.write(input)
-    try inPipe.fileHandleForWriting.close()
-    process.waitUntilExit()
-    group.wait()
-    return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    // Both outputs are read while the input is written, so a full pipe cannot block the child.
+    async let outData = offThePool { outPipe.fileHandleForReading.readDataToEndOfFile() }
+    async let errData = offThePool { errPipe.fileHandleForReading.readDataToEndOfFile() }
+    try await offThePool {
+      inPipe.fileHandleForWriting.write(input)
+      try inPipe.fileHandleForWriting.close()
+      process.waitUntilExit()
+    }
+    return Output(status: process.terminationStatus, stdout: await outData, stderr: String(decoding: await errData, as: UTF8.self))
   }
 
-  @Test("the 15 samples give their expected results, exit status 0") func samples() throws {
+  @Test("the 15 samples give their expected results, exit status 0") func samples() async throws {
     let input = try #require(FileManager.default.contents(atPath: ConformanceSampleTests.samplesURL.path))
     let samples = try #require(JSON.parse(bytes: input).arrayValue)
-    let output = try Self.run(stdin: input)
+    let output = try await Self.run(stdin: input)
     #expect(output.status == 0, "stderr: \(output.stderr)")
     let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
     try #require(results.count == samples.count)
@@ -69,10 +68,10 @@ import Testing
     }
   }
 
-  @Test("a case that fails is reported in place, exit status 0") func failingCase() throws {
+  @Test("a case that fails is reported in place, exit status 0") func failingCase() async throws {
     let input = #"[{"dataset":"zeneca","query":{"users":{"$":{"where":{"handle":null}}}}},"#
       + #"{"dataset":"nowhere-\#(UUID())","query":{}},{"dataset":"zeneca","query":{"moopy":{}}}]"#
-    let output = try Self.run(stdin: Data(input.utf8))
+    let output = try await Self.run(stdin: Data(input.utf8))
     #expect(output.status == 0, "stderr: \(output.stderr)")
     let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
     #expect(results.count == 3)
@@ -84,8 +83,8 @@ import Testing
   @Test("malformed standard input: non-zero exit and a message on stderr", arguments: [
     "[{\"dataset\": ", "not json", "{\"dataset\": \"zeneca\", \"query\": {}}",
   ])
-  func malformedInput(_ input: String) throws {
-    let output = try Self.run(stdin: Data(input.utf8))
+  func malformedInput(_ input: String) async throws {
+    let output = try await Self.run(stdin: Data(input.utf8))
     #expect(output.status != 0)
     #expect(!output.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     #expect(output.stdout.isEmpty)
@@ -95,7 +94,7 @@ import Testing
   /// recurses until JavaScript's stack overflows and `transact` throws "Maximum call stack size
   /// exceeded"; the case result is that error. Run out of process, so a crash would fail the test
   /// rather than the whole run.
-  @Test("a cascade cycle is a case error, not a crash") func cascadeCycle() throws {
+  @Test("a cascade cycle is a case error, not a crash") func cascadeCycle() async throws {
     let input = #"""
       [{"attrs": [{"id": "x-id", "forward-identity": ["f1", "x", "id"], "value-type": "blob", "cardinality": "one"},
                   {"id": "x-next", "forward-identity": ["f2", "x", "next"], "reverse-identity": ["r2", "x", "prev"],
@@ -105,7 +104,7 @@ import Testing
         "transactions": [[["delete-entity", "00000000-0000-4000-8000-000000000001", "x"]]],
         "query": {"x": {}}}]
       """#
-    let output = try Self.run(stdin: Data(input.utf8))
+    let output = try await Self.run(stdin: Data(input.utf8))
     #expect(output.status == 0)
     let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
     #expect(results == [["error": "Maximum call stack size exceeded"]])
@@ -114,7 +113,7 @@ import Testing
   /// A non-cyclic `on-delete-reverse` chain of 1 000 entities: the reference deletes all of them
   /// (its stack holds ~10 000 frames). Run out of process, so a stack overflow would fail the test
   /// rather than the whole run.
-  @Test("a long cascade chain deletes every entity") func longCascadeChain() throws {
+  @Test("a long cascade chain deletes every entity") func longCascadeChain() async throws {
     let ids = (0..<1000).map { String(format: "00000000-0000-4000-8000-%012x", $0) }
     var triples: [JSON] = ids.map { [.string($0), "x-id", .string($0)] }
     for (a, b) in zip(ids, ids.dropFirst()) { triples.append([.string(a), "x-next", .string(b)]) }
@@ -130,7 +129,7 @@ import Testing
       "transactions": [[["delete-entity", .string(ids[0]), "x"]]],
       "query": ["x": ["$": ["fields": []]]],
     ]
-    let output = try Self.run(stdin: Data(JSON.array([testCase]).serialized().utf8))
+    let output = try await Self.run(stdin: Data(JSON.array([testCase]).serialized().utf8))
     #expect(output.status == 0)
     let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
     #expect(results == [["data": ["x": []]]])
@@ -139,7 +138,7 @@ import Testing
   /// ICU ignores U+200B, U+0001 and U+00AD, so these string-typed values collate equal; the
   /// reference's stable sort then keeps created-at order: entities 1, 2, 3, 4, 5. Every run must
   /// give that order, whatever the process's hash seed.
-  @Test("collation ties keep created-at order, run after run") func collationTiesAreDeterministic() throws {
+  @Test("collation ties keep created-at order, run after run") func collationTiesAreDeterministic() async throws {
     let values = ["a\u{200B}", "a", "a\u{01}", "a\u{AD}", "b"]
     var rows: [JSON] = []
     for (i, value) in values.enumerated() {
@@ -158,7 +157,7 @@ import Testing
     let expected: JSON = [["data": ["t": .array((1...5).map { ["id": .string("00000000-0000-4000-8000-00000000000\($0)")] })]]]
     var outputs: [JSON] = []
     for _ in 0..<6 {
-      let output = try Self.run(stdin: input)
+      let output = try await Self.run(stdin: input)
       try #require(output.status == 0)
       outputs.append(try JSON.parse(bytes: output.stdout))
     }

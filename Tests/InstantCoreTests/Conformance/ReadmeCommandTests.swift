@@ -4,8 +4,8 @@ import Testing
 
 /// The README's first command, as a newcomer runs it: our own example dataset, no fixtures needed.
 @Suite("README commands") struct ReadmeCommandTests {
-  @Test("instant-query over Examples/Datasets/todos prints the open todos of each goal") func readmeQuery() throws {
-    let output = try InstantQueryBatchTests.run(arguments: [
+  @Test("instant-query over Examples/Datasets/todos prints the open todos of each goal") func readmeQuery() async throws {
+    let output = try await InstantQueryBatchTests.run(arguments: [
       "--dataset", "Examples/Datasets/todos", #"{"goals":{"todos":{"$":{"where":{"done":false}}}}}"#,
     ])
     #expect(output.status == 0, "stderr: \(output.stderr)")
@@ -19,14 +19,14 @@ import Testing
     }
   }
 
-  @Test("a malformed query is refused with a message") func malformedQuery() throws {
-    let output = try InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/Datasets/todos", "{not json"])
+  @Test("a malformed query is refused with a message") func malformedQuery() async throws {
+    let output = try await InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/Datasets/todos", "{not json"])
     #expect(output.status != 0)
     #expect(output.stderr.contains("query"))
   }
 
-  @Test("a missing dataset is reported") func missingDataset() throws {
-    let output = try InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/nowhere", #"{"goals":{}}"#])
+  @Test("a missing dataset is reported") func missingDataset() async throws {
+    let output = try await InstantQueryBatchTests.run(arguments: ["--dataset", "Examples/nowhere", #"{"goals":{}}"#])
     #expect(output.status != 0)
     #expect(String(decoding: output.stdout, as: UTF8.self).contains("no file at"))
   }
@@ -34,7 +34,7 @@ import Testing
 
 /// `instant-query --instaml`, the debugging mode that prints the tx-steps ops expand to.
 @Suite("instant-query --instaml") struct InstaMLCommandTests {
-  @Test("ops on stdin become tx-steps on stdout") func expandsOps() throws {
+  @Test("ops on stdin become tx-steps on stdout") func expandsOps() async throws {
     let input = #"""
       [{"attrs": [{"id": "a-gid", "forward-identity": ["f1", "goals", "id"], "value-type": "blob", "cardinality": "one", "unique?": true},
                   {"id": "a-title", "forward-identity": ["f2", "goals", "title"], "value-type": "blob", "cardinality": "one"}],
@@ -43,7 +43,7 @@ import Testing
                   {"id": "a-title", "forward-identity": ["f2", "goals", "title"], "value-type": "blob", "cardinality": "one"}],
         "ops": [["update", "goals", ["title", "Run"], {"title": "Walk"}]]}]
       """#
-    let output = try InstantQueryBatchTests.run(stdin: Data(input.utf8), arguments: ["--instaml"])
+    let output = try await InstantQueryBatchTests.run(stdin: Data(input.utf8), arguments: ["--instaml"])
     #expect(output.status == 0, "stderr: \(output.stderr)")
     let results = try #require(JSON.parse(bytes: output.stdout).arrayValue)
     #expect(results.first == ["steps": [

@@ -73,7 +73,7 @@ final class Watcher: Sendable {
   /// The latest result if it matches, else waits for one that does.
   @discardableResult
   func next(
-    timeout: Duration = .seconds(10), _ what: String = "a matching result",
+    timeout: Duration = .seconds(20), _ what: String = "a matching result",
     where predicate: (QueryResult) -> Bool
   ) async throws -> QueryResult {
     let deadline = ContinuousClock.now + timeout
@@ -97,7 +97,7 @@ extension QueryResult {
 }
 
 func waitUntil(
-  timeout: Duration = .seconds(10), _ what: String, _ condition: @Sendable () async -> Bool
+  timeout: Duration = .seconds(20), _ what: String, _ condition: @Sendable () async -> Bool
 ) async throws {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {

@@ -61,7 +61,7 @@ final class TestSession: Sendable {
 
   /// Sends `message` with a fresh `client-event-id` and returns the first reply that echoes it.
   @discardableResult
-  func request(_ message: JSON, timeout: Duration = .seconds(10)) async throws -> JSON {
+  func request(_ message: JSON, timeout: Duration = .seconds(20)) async throws -> JSON {
     guard case var .object(o) = message else { throw Timeout(description: "not an object") }
     let id = UUID().uuidString.lowercased()
     o["client-event-id"] = .string(id)
@@ -70,7 +70,7 @@ final class TestSession: Sendable {
   }
 
   /// The next message matching `predicate` (others received before it are dropped).
-  func next(timeout: Duration = .seconds(10), where predicate: (JSON) -> Bool = { _ in true }) async throws -> JSON {
+  func next(timeout: Duration = .seconds(20), where predicate: (JSON) -> Bool = { _ in true }) async throws -> JSON {
     let deadline = ContinuousClock.now + timeout
     while true {
       let remaining = deadline - ContinuousClock.now
@@ -82,7 +82,7 @@ final class TestSession: Sendable {
   }
 
   /// The next message with this op.
-  func next(op: String, timeout: Duration = .seconds(10)) async throws -> JSON {
+  func next(op: String, timeout: Duration = .seconds(20)) async throws -> JSON {
     try await next(timeout: timeout) { $0["op"] == .string(op) }
   }
 

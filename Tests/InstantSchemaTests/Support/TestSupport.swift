@@ -1,6 +1,7 @@
 import Foundation
 import InstantSchema
 import Testing
+import TestSupport
 
 /// Paths and helpers shared by the tests.
 enum TestSupport {
@@ -33,16 +34,16 @@ enum TestSupport {
   }
 
   /// Runs `body` with a new empty directory, removed afterwards.
-  static func withTemporaryDirectory(_ body: (URL) throws -> Void) throws {
+  static func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("instant-schema-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    try body(directory)
+    try await body(directory)
   }
 
   /// Runs `executable` in `directory`, returning its exit status and its standard output and
-  /// error together.
-  static func run(_ executable: URL?, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+  /// error together. The waits for the child happen off the cooperative pool (`offThePool`).
+  static func run(_ executable: URL?, _ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -51,22 +52,25 @@ enum TestSupport {
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let data = await offThePool {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return data
+    }
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
   /// Runs `git` from the path in `directory`, as a test user.
   @discardableResult
-  static func git(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+  static func git(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
     let identity = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
-    return try run(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + identity + arguments, in: directory)
+    return try await run(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + identity + arguments, in: directory)
   }
 
   /// Whether git sees `directory` as part of a work tree (a test outside a repository needs one
   /// that is not).
-  static func isInsideRepository(_ directory: URL) -> Bool {
-    (try? git(["rev-parse", "--is-inside-work-tree"], in: directory).status) == 0
+  static func isInsideRepository(_ directory: URL) async -> Bool {
+    (try? await git(["rev-parse", "--is-inside-work-tree"], in: directory).status) == 0
   }
 
   /// Parses `source` as `instant.schema.ts`, with `files` available to relative imports

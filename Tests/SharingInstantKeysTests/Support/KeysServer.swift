@@ -46,7 +46,7 @@ struct NotInTime: Error, CustomStringConvertible {
 
 /// Waits until `condition` holds, checking every 10 ms, for at most `timeout`.
 func eventually(
-  _ what: String, timeout: Duration = .seconds(10), _ condition: @Sendable () async throws -> Bool
+  _ what: String, timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
 ) async throws {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {

@@ -1,9 +1,18 @@
 import InstantCore
 
-/// One client's share of the data (it alone writes these entities, so its own order decides every
-/// outcome), and the generator of its random writes. Each write is applied here when the client
-/// reports it enqueued.
+/// One client's share of the data, and the generator of its random writes. Each write is applied
+/// here when the client reports it enqueued.
+///
+/// The client alone writes its lists, items and tags, so its own order decides every outcome. It
+/// also writes the shared boards (``ChaosSchema/sharedKeys``), always through a lookup on `key`,
+/// never deleting one: its own attribute on each board (`c<index>`) and its items' links to
+/// boards are still decided by its order alone; `title`, which every client writes, must end as
+/// one of the clients' last values (``ChaosState/choices``).
 public struct ChaosClientModel: Sendable {
+  /// This client's index: its attribute on boards, and part of every title it writes.
+  public let client: Int
+  /// Writes generated so far: with ``client``, makes every title written unique.
+  var sequence = 0
   var lists: [String: [String: JSON]] = [:]
   var items: [String: [String: JSON]] = [:]
   var tags: [String: [String: JSON]] = [:]
@@ -11,16 +20,26 @@ public struct ChaosClientModel: Sendable {
   var itemList: [String: String] = [:]
   /// item → its tags (the many-to-many link).
   var itemTags: [String: Set<String>] = [:]
+  /// Board key → the board's attributes this client wrote (`key`, its own attribute), for every
+  /// board this client wrote: those exist on the server from then on.
+  var boards: [String: [String: JSON]] = [:]
+  /// Board key → the last title this client wrote there.
+  var boardTitles: [String: JSON] = [:]
+  /// item → its board's key (the one-to-many link, written from either side).
+  var itemBoard: [String: String] = [:]
 
   /// At most this many entities of each kind, so deletes keep up with creates.
   static let perKind = 25
 
-  public init() {}
+  public init(client: Int = 0) {
+    self.client = client
+  }
 
   /// A random write (one op, or a batch of several) over this client's entities, and the model
   /// after it. The model is only kept when the write is reported enqueued.
   public func nextWrite(using rng: inout SplitMix) -> (ops: [InstaMLOp], after: ChaosClientModel) {
     var model = self
+    model.sequence += 1
     if rng.chance(0.12) {
       // A batch touches each entity once: the order of steps inside one transaction is the
       // server's business, not something the model should guess.
@@ -50,10 +69,14 @@ public struct ChaosClientModel: Sendable {
     for (item, tags) in itemTags {
       for tag in tags { state.links.insert("items/\(item)/tags/\(tag)") }
     }
+    for (key, attributes) in boards { state.entities["boards/\(key)"] = attributes }
+    for (key, title) in boardTitles { state.choices["boards/\(key).title"] = [title] }
+    for (item, key) in itemBoard { state.links.insert("boards/\(key)/items/\(item)") }
     return state
   }
 
   private mutating func randomOp(allowDelete: Bool, using rng: inout SplitMix) -> InstaMLOp {
+    if rng.chance(0.2) { return sharedOp(using: &rng) }
     let roll = Int.random(in: 0..<100, using: &rng)
     let namespace = ["lists", "items", "items", "tags"].randomElement(using: &rng)!
     let existing = Array(entities(namespace).keys).sorted()
@@ -135,6 +158,7 @@ public struct ChaosClientModel: Sendable {
     case "items":
       itemList[id] = nil
       itemTags[id] = nil
+      itemBoard[id] = nil
     default:
       for item in itemTags.keys { itemTags[item]?.remove(id) }
       itemTags = itemTags.filter { !$0.value.isEmpty }
@@ -168,6 +192,40 @@ public struct ChaosClientModel: Sendable {
     return .link("items", .id(item), ["tags": .string(tag)])
   }
 
+  /// A write to a shared board, by lookup: its title or this client's attribute, or a link or
+  /// unlink of one of this client's items.
+  private mutating func sharedOp(using rng: inout SplitMix) -> InstaMLOp {
+    let key = ChaosSchema.sharedKeys.randomElement(using: &rng)!
+    if rng.chance(0.45), let item = items.keys.sorted().randomElement(using: &rng) {
+      if let current = itemBoard[item] {
+        itemBoard[item] = nil
+        return .unlink("boards", .lookup("key", .string(current)), ["items": .string(item)])
+      }
+      // From the item's side the board is a lookup in the link's value, which the server only
+      // resolves, so only for a board this client wrote in an earlier write (a batch touches a
+      // board once): that write lands first. From the board's side the lookup may create it.
+      let wroteBefore = boards[key] != nil
+      if !wroteBefore { boards[key] = ["key": .string(key)] }
+      itemBoard[item] = key
+      if wroteBefore, rng.chance(0.5) {
+        return .link("items", .id(item), ["board": ["key": .string(key)]])
+      }
+      return .link("boards", .lookup("key", .string(key)), ["items": .string(item)])
+    }
+    var values: [String: JSON] = [:]
+    let own = ChaosSchema.clientAttribute(client)
+    if own == nil || rng.chance(0.6) {
+      let title = JSON.string("c\(client)-\(sequence)")
+      values["title"] = title
+      boardTitles[key] = title
+    }
+    if let own, values.isEmpty || rng.chance(0.5) { values[own] = .number(Double(sequence)) }
+    var board = boards[key] ?? ["key": .string(key)]
+    if let own, let value = values[own] { board[own] = value }
+    boards[key] = board
+    return .update("boards", .lookup("key", .string(key)), object(values))
+  }
+
   private func object(_ values: [String: JSON]) -> JSONObject {
     var object = JSONObject()
     for key in values.keys.sorted() { object[key] = values[key] }
@@ -176,13 +234,37 @@ public struct ChaosClientModel: Sendable {
 }
 
 extension InstaMLOp {
-  /// The entities this op writes: its own, and those it links or unlinks.
+  /// The entities this op writes: its own, and those it links or unlinks (a lookup named the
+  /// same way in either position).
   var touchedIDs: Set<String> {
-    var ids: Set<String> = [entity.stringValue ?? entity.serialized()]
+    var ids: Set<String> = [Self.name(entity)]
     if action == .link || action == .unlink {
-      for (_, value) in args?.objectValue ?? [:] { ids.insert(value.stringValue ?? value.serialized()) }
+      for (_, value) in args?.objectValue ?? [:] { ids.insert(Self.name(value)) }
     }
     return ids
+  }
+
+  /// Ops that name an entity by a lookup, as the entity or as a link's target.
+  public var usesLookup: Bool {
+    if entity.stringValue == nil { return true }
+    guard action == .link || action == .unlink else { return false }
+    return (args?.objectValue ?? [:]).contains { $0.value.stringValue == nil }
+  }
+
+  /// Ops that write a shared entity (a board, or its link to an item).
+  public var writesShared: Bool {
+    ChaosSchema.keyedBy[etype] != nil
+      || ((action == .link || action == .unlink) && (args?.objectValue ?? [:]).keys.contains("board"))
+  }
+
+  private static func name(_ entity: JSON) -> String {
+    switch entity {
+    case let .string(id): return id
+    case let .array(pair) where pair.count == 2: return "\(pair[0].stringValue ?? "?")=\(pair[1].serialized())"
+    case let .object(pair) where pair.count == 1:
+      return pair.elements.first.map { "\($0.key)=\($0.value.serialized())" } ?? entity.serialized()
+    default: return entity.serialized()
+    }
   }
 
   /// `[action, etype, entity, args, opts]`, as the parent sends a write to a client process.

@@ -8,6 +8,16 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
   public var writes = 0
   /// Writes the clients made inside those (a batch counts its ops).
   public var ops = 0
+  /// Ops among those that name an entity by a lookup (as the entity or as a link's target).
+  public var lookups = 0
+  /// Lookups among those that are a link's target (from an item to a board).
+  public var targetLookups = 0
+  /// Ops among those that write a shared board (an attribute, or a link to an item).
+  public var sharedWrites = 0
+  /// Shared boards the clients wrote, each expected once on the server.
+  public var sharedEntities = 0
+  /// Last-writer-wins attributes checked (each must end as one of the clients' last values).
+  public var lastWriterWins = 0
   public var faults: [ChaosFault: Int] = [:]
   /// From the first write to the last one enqueued.
   public var writeSeconds = 0.0
@@ -34,6 +44,7 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
     var lines = [
       "seed: \(seed), clients: \(clients)",
       "writes: \(writes) enqueued (\(ops) ops) in \(formatted(writeSeconds)) s",
+      "lookups \(lookups) (\(targetLookups) as a link's target), shared writes \(sharedWrites) (\(sharedEntities) shared entities, \(lastWriterWins) last-writer-wins values)",
       "faults: " + ChaosFault.allCases.map { "\($0.rawValue) \(faults[$0, default: 0])" }.joined(separator: ", ")
         + " (\(faults.values.reduce(0, +)) in all)",
       "drained in \(formatted(drainSeconds)) s, converged in \(formatted(convergeSeconds)) s after the last write",

@@ -19,7 +19,7 @@ struct ClientTask: Sendable {
 
   func run() async throws -> ChaosClientModel {
     var rng = self.rng
-    var model = ChaosClientModel()
+    var model = ChaosClientModel(client: index)
     var child = try await start()
     var offlineFor = 0
     for n in 0..<count {
@@ -64,6 +64,9 @@ struct ClientTask: Sendable {
       report.withLockedValue {
         $0.writes += 1
         $0.ops += ops.count
+        $0.lookups += ops.filter(\.usesLookup).count
+        $0.targetLookups += ops.filter { $0.usesLookup && $0.entity.stringValue != nil }.count
+        $0.sharedWrites += ops.filter(\.writesShared).count
       }
     }
     return model

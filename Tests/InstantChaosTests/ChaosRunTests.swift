@@ -15,6 +15,9 @@ struct ChaosRunTests {
     let faults = report.faults
     let writes = report.writes
     #expect(writes == 300)
+    // Writes by lookup to the boards every client shares, each board once on the server.
+    #expect(report.lookups > 0 && report.targetLookups > 0 && report.sharedWrites > 0)
+    #expect(report.sharedEntities >= 1 && report.lastWriterWins >= 1)
     for fault in ChaosFault.allCases { #expect(faults[fault, default: 0] >= 1, "\(fault) injected") }
     #expect(report.passed, "\(report)")
   }

@@ -77,7 +77,7 @@ public struct ChaosRun: Sendable {
   ) async throws -> ChaosReport {
     try await server.start()
     log("server on port \(await server.port); data in \(directory.path)")
-    try await createAttributes(port: await server.port)
+    try await Self.createAttributes(port: await server.port)
     for _ in 0..<self.clients {
       let proxy = try await ChaosProxy.start(to: await server.port)
       await server.follow(proxy)
@@ -121,7 +121,7 @@ public struct ChaosRun: Sendable {
 
   /// Every attribute and link exists before the clients start, as in an app whose schema is
   /// pushed: two devices creating the same new attribute at once is another race (docs/client.md).
-  private func createAttributes(port: Int) async throws {
+  static func createAttributes(port: Int) async throws {
     let db = Self.client(port: port)
     defer { Task { await db.shutdown() } }
     let list = InstantID.make()
@@ -193,7 +193,7 @@ public struct ChaosRun: Sendable {
   private func compare(
     expected: ChaosState, port: Int, clients: ChaosClients, report: NIOLockedValueBox<ChaosReport>
   ) async throws {
-    let serverState = try await readServer(port: port)
+    let serverState = try await Self.readServer(port: port)
     let differences = ChaosDifference.between(expected: expected, actual: serverState)
     report.withLockedValue { report in
       for difference in differences {
@@ -244,7 +244,7 @@ public struct ChaosRun: Sendable {
     }
   }
 
-  private func readServer(port: Int) async throws -> ChaosState {
+  static func readServer(port: Int) async throws -> ChaosState {
     let db = Self.client(port: port)
     defer { Task { await db.shutdown() } }
     let deadline = ContinuousClock.now + .seconds(30)

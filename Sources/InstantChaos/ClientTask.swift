@@ -73,11 +73,21 @@ struct ClientTask: Sendable {
   }
 
   private func start() async throws -> ChildProcess {
-    let database = directory.appendingPathComponent("client-\(index).sqlite").path
+    let database = directory.appendingPathComponent("client-\(index).sqlite")
+    return try await Self.launch(
+      index: index, executable: chaos.executable, port: proxy.port, database: database, quiet: chaos.quiet
+    ) { clients.set(index, $0) }
+  }
+
+  /// A client process on `database`, once it says it is ready; `started` gets it as soon as it
+  /// runs, so that it is stopped even if it never gets ready.
+  static func launch(
+    index: Int, executable: URL, port: Int, database: URL, quiet: Bool, started: (ChildProcess) -> Void = { _ in }
+  ) async throws -> ChildProcess {
     let child = try ChildProcess(
-      name: "client \(index)", executable: chaos.executable,
-      arguments: ["client", "--port", String(proxy.port), "--database", database], quiet: chaos.quiet)
-    clients.set(index, child)
+      name: "client \(index)", executable: executable,
+      arguments: ["client", "--port", String(port), "--database", database.path], quiet: quiet)
+    started(child)
     let line = try await child.nextLine(timeout: .seconds(60))
     guard (try? JSON.parse(line))?["ready"] == true else {
       throw ChildProcess.Failure(description: "client \(index): unexpected first line \(line)")

@@ -28,11 +28,15 @@ struct InstantLocalCommand: AsyncParsableCommand {
   @Option(help: "The largest message a session may send, in bytes.")
   var maxMessageBytes = 4 << 20
 
+  @Option(help: "The most a session's unread messages may take, in bytes; past it the socket is closed.")
+  var maxQueuedBytes = 64 << 20
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
     }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    guard maxQueuedBytes > 0 else { throw ValidationError("--max-queued-bytes must be positive") }
   }
 
   func run() async throws {
@@ -45,7 +49,8 @@ struct InstantLocalCommand: AsyncParsableCommand {
     let logger = Logger(label: "instant-local")
     let server = try InstantLocalServer(
       configuration: .init(
-        host: host, port: port, storage: memory ? .memory : .file(dataPath), maxMessageBytes: maxMessageBytes),
+        host: host, port: port, storage: memory ? .memory : .file(dataPath), maxMessageBytes: maxMessageBytes,
+        maxQueuedBytes: maxQueuedBytes),
       logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath

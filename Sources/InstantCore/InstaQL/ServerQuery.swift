@@ -46,6 +46,15 @@ final class ServerQueryRun {
   let query: QueryRun
   var records = OrderedSet<UInt32>()
   var pageInfo = JSONObject()
+  /// (entity, form) pairs already included: a second visit would add only records already there,
+  /// so a query that walks a link back and forth costs entities × levels, not paths (which grow
+  /// exponentially with depth: a hostile client's cheapest way to stall the server).
+  private var included = Set<Included>()
+
+  private struct Included: Hashable {
+    let entity: UInt32
+    let form: ObjectIdentifier
+  }
 
   init(store: TripleStore) {
     self.store = store
@@ -152,6 +161,7 @@ final class ServerQueryRun {
 
   /// Adds an entity's own triples and its children's.
   func include(_ e: UInt32, _ node: FormNode) throws(QueryFailure) {
+    guard included.insert(Included(entity: e, form: ObjectIdentifier(node))).inserted else { return }
     var allowed: Set<String>? = nil
     if case let .array(fields)? = node.option("fields") {
       allowed = Set(fields.compactMap(\.stringValue))

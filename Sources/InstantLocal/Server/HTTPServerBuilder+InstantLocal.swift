@@ -14,7 +14,7 @@ extension HTTPServerBuilder {
   /// upgrade the first request of a fresh connection. On loopback the extra connects cost nothing
   /// that matters.
   static func instantLocal(
-    webSocketRouter: Router<BasicWebSocketRequestContext>, configuration: HTTP1WebSocketUpgradeChannel.Configuration
+    webSocketRouter: Router<SessionRequestContext>, configuration: HTTP1WebSocketUpgradeChannel.Configuration
   ) -> HTTPServerBuilder {
     let webSocketResponder = webSocketRouter.buildResponder()
     return .init { responder in

@@ -23,11 +23,16 @@ public struct InstantLocalConfiguration: Sendable {
   /// gathered into the next frame (a quiet room's first change is sent at once). Zero sends every
   /// change as it comes.
   public var presenceInterval: Duration
+  /// The most a session's messages may take while they wait for a reader that does not keep up
+  /// (a stalled app, a dead peer whose socket has not timed out yet). Past it the server closes
+  /// the socket and forgets the session, as after any disconnect; the client reconnects and
+  /// subscribes again. This is what bounds the server's memory per session.
+  public var maxQueuedBytes: Int
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),
     maxMessageBytes: Int = 4 << 20, pingInterval: Duration = .seconds(5),
-    presenceInterval: Duration = .milliseconds(10)
+    presenceInterval: Duration = .milliseconds(10), maxQueuedBytes: Int = 64 << 20
   ) {
     self.host = host
     self.port = port
@@ -35,5 +40,6 @@ public struct InstantLocalConfiguration: Sendable {
     self.maxMessageBytes = maxMessageBytes
     self.pingInterval = pingInterval
     self.presenceInterval = presenceInterval
+    self.maxQueuedBytes = maxQueuedBytes
   }
 }

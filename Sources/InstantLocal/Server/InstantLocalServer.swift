@@ -151,7 +151,7 @@ public actor InstantLocalServer {
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,
-      presenceInterval: configuration.presenceInterval, logger: logger)
+      presenceInterval: configuration.presenceInterval, maxQueuedBytes: configuration.maxQueuedBytes, logger: logger)
     return Application(
       router: router,
       server: .instantLocal(

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 
 /// `GET /runtime/session`: one ``SessionConnection`` per socket, fed by the socket's frames, and a
 /// writer task draining the session's ``SessionSink`` in order.
@@ -11,18 +12,28 @@ struct SessionRoute: Sendable {
   let transportLimit: Int
   /// See ``InstantLocalConfiguration/presenceInterval``.
   let presenceInterval: Duration
+  /// See ``InstantLocalConfiguration/maxQueuedBytes``.
+  let maxQueuedBytes: Int
   let logger: Logger
 
-  func router() -> Router<BasicWebSocketRequestContext> {
-    let router = Router(context: BasicWebSocketRequestContext.self)
-    router.ws("/runtime/session") { inbound, outbound, _ in
-      try await serve(inbound, outbound)
+  func router() -> Router<SessionRequestContext> {
+    let router = Router(context: SessionRequestContext.self)
+    router.ws("/runtime/session") { inbound, outbound, context in
+      try await serve(inbound, outbound, channel: context.requestContext.channel)
     }
     return router
   }
 
-  private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
-    let sink = SessionSink(presenceInterval: presenceInterval)
+  private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
+    let logger = logger
+    let maxQueuedBytes = maxQueuedBytes
+    let sink = SessionSink(presenceInterval: presenceInterval, maxQueuedBytes: maxQueuedBytes) { queued in
+      // The socket is closed outright: a close frame would wait behind what the reader is not
+      // reading. The session then ends as after any disconnect, and the client reconnects.
+      logger.warning(
+        "a session's unread messages passed \(maxQueuedBytes) bytes (\(queued)); its reader is too slow: closing the socket")
+      channel.close(promise: nil)
+    }
     let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
     // Frames are read as they come and handled in batches of what arrived meanwhile (see
     // `SessionConnection.receive(batch:)`); at most `maxQueuedFrames` wait, then reading pauses.

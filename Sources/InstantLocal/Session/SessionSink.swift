@@ -15,13 +15,26 @@ import NIOConcurrencyHelpers
 /// out at once; a busy room costs each member at most one presence frame per interval instead of
 /// one per change (50 peers updating 20 times a second would otherwise be ~1,000 frames a second
 /// per socket). Other frames are never held back, except behind presence already waiting.
+///
+/// The queue is bounded by bytes: when what waits passes `maxQueuedBytes` (the reader does not
+/// keep up), it is dropped, the sink takes nothing more and `overflow` is called once with the
+/// size reached — the route closes the socket.
 struct SessionSink: Sendable {
   private let outbox = BatchQueue<SessionOutbox.Item>()
   private let presenceInterval: Duration
   private let lastPresence = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+  private let maxQueuedBytes: Int
+  /// Bytes queued (``SessionOutbox/Item/byteCount``), and whether the bound was passed.
+  private let queued = NIOLockedValueBox((bytes: 0, overflowed: false))
+  private let overflow: @Sendable (Int) -> Void
 
-  init(presenceInterval: Duration = .zero) {
+  init(
+    presenceInterval: Duration = .zero, maxQueuedBytes: Int = .max,
+    overflow: @escaping @Sendable (_ queuedBytes: Int) -> Void = { _ in }
+  ) {
     self.presenceInterval = presenceInterval
+    self.maxQueuedBytes = maxQueuedBytes
+    self.overflow = overflow
   }
 
   /// Queues a message for the socket.
@@ -35,7 +48,19 @@ struct SessionSink: Sendable {
   }
 
   private func append(_ item: SessionOutbox.Item) {
-    outbox.update { SessionOutbox.enqueue(item, into: &$0) }
+    var added = 0
+    outbox.update { added = SessionOutbox.enqueue(item, into: &$0) }
+    let overflowed: Int? = queued.withLockedValue { queued in
+      queued.bytes += added
+      guard queued.bytes > maxQueuedBytes, !queued.overflowed else { return nil }
+      queued.overflowed = true
+      return queued.bytes
+    }
+    if let overflowed {
+      outbox.finish()
+      _ = outbox.takeAll()
+      overflow(overflowed)
+    }
   }
 
   /// Queues a `patch-presence` for `roomID`; `edits` is the serialized edit list without its
@@ -51,6 +76,9 @@ struct SessionSink: Sendable {
 
   /// How many items wait for the writer (coalesced presence counts once).
   var queuedCount: Int { outbox.count }
+
+  /// How many bytes wait for the writer.
+  var queuedBytes: Int { queued.withLockedValue { $0.bytes } }
 
   /// Ends the writer after everything queued so far is written.
   func finish() {
@@ -70,6 +98,8 @@ struct SessionSink: Sendable {
       for item in outbox.takeAll() { SessionOutbox.enqueue(item, into: &items) }
     }
     if items.contains(where: { $0.roomID != nil }) { lastPresence.withLockedValue { $0 = clock.now } }
+    let taken = items.reduce(0) { $0 + $1.byteCount }
+    queued.withLockedValue { $0.bytes -= taken }
     return items.map(\.frame)
   }
 }
@@ -88,6 +118,14 @@ enum SessionOutbox {
       }
     }
 
+    /// What the item counts for against the session's bound: its frame's size.
+    var byteCount: Int {
+      switch self {
+      case let .text(text), let .snapshot(_, text): text.utf8.count
+      case let .patch(roomID, edits): edits.reduce(roomID.utf8.count + 50) { $0 + $1.utf8.count + 1 }
+      }
+    }
+
     var frame: String {
       switch self {
       case let .text(text), let .snapshot(_, text): text
@@ -98,20 +136,27 @@ enum SessionOutbox {
     }
   }
 
-  /// Adds `item` behind `items`, coalescing presence for the same room.
-  static func enqueue(_ item: Item, into items: inout [Item]) {
+  /// Adds `item` behind `items`, coalescing presence for the same room; returns by how many
+  /// bytes (``Item/byteCount``) the queue grew (less than the item's own when it replaced some).
+  @discardableResult
+  static func enqueue(_ item: Item, into items: inout [Item]) -> Int {
     switch item {
     case let .patch(roomID, edits):
       if case let .patch(lastRoom, queued)? = items.last, lastRoom == roomID {
-        items[items.count - 1] = .patch(roomID: roomID, edits: queued + edits)
-        return
+        let joined = Item.patch(roomID: roomID, edits: queued + edits)
+        defer { items[items.count - 1] = joined }
+        return joined.byteCount - items[items.count - 1].byteCount
       }
     case let .snapshot(roomID, _):
       // A snapshot is the whole room: presence still queued for the room says nothing more.
+      let replaced = items.reduce(0) { $0 + ($1.roomID == roomID ? $1.byteCount : 0) }
       items.removeAll { $0.roomID == roomID }
+      items.append(item)
+      return item.byteCount - replaced
     case .text:
       break
     }
     items.append(item)
+    return item.byteCount
   }
 }

@@ -21,8 +21,10 @@ struct RawConnection {
   static let deadline = Duration.seconds(10)
 
   /// Connects to `127.0.0.1:port` and runs `body` with the connection, closing it afterwards
-  /// (or after ``deadline``).
-  static func with<T: Sendable>(port: Int, _ body: (inout Session) async throws -> T) async throws -> T {
+  /// (or after `deadline`, ten seconds unless given).
+  static func with<T: Sendable>(
+    port: Int, deadline: Duration = RawConnection.deadline, _ body: (inout Session) async throws -> T
+  ) async throws -> T {
     let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .connect(host: "127.0.0.1", port: port) { channel in
         channel.eventLoop.makeCompletedFuture {
@@ -44,7 +46,8 @@ struct RawConnection {
   struct Session {
     var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    private var buffer = ByteBuffer()
+    /// Bytes read but not yet taken.
+    var buffer = ByteBuffer()
 
     init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
       self.iterator = iterator

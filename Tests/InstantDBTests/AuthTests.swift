@@ -123,11 +123,18 @@ struct AuthTests {
       await first.shutdown()
 
       let path = folder.appendingPathComponent("app.sqlite.user.json").path
-      let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue
-      #expect(permissions == 0o600)
-      let text = try String(contentsOfFile: path, encoding: .utf8)
-      #expect(text.contains(user.refreshToken))
+      #if canImport(Security)
+        // Apple platforms keep the user in the Keychain, under the database's path.
+        let stored = try #require(try Keychain.read(account: path))
+        #expect(String(decoding: stored, as: UTF8.self).contains(user.refreshToken))
+        #expect(!FileManager.default.fileExists(atPath: path))
+      #else
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        #expect(permissions == 0o600)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(user.refreshToken))
+      #endif
 
       let second = server.client(storage: storage)
       let restored = await second.authState
@@ -143,6 +150,9 @@ struct AuthTests {
       try await waitFor(states, "signed out by the server's init error") { $0 == .signedOut }
       try await waitUntil("reconnected anonymously") { await second.status == .authenticated }
       #expect(!FileManager.default.fileExists(atPath: path))
+      #if canImport(Security)
+        #expect(try Keychain.read(account: path) == nil, "signing out deletes the Keychain item")
+      #endif
       await second.shutdown()
     }
   }

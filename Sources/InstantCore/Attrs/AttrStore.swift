@@ -8,7 +8,13 @@ public struct AttrStore: Sendable {
   public private(set) var attrs: OrderedDictionary<String, Attr> = [:]
   /// The schema's link index (`{etype: {label: {isForward, isSingular, ...}}}`), used for
   /// cardinality inference.
-  public var linkIndex: JSON?
+  public var linkIndex: JSON? { didSet { version = Version() } }
+  /// Replaced on every change: two stores whose attrs have the same version have the same attrs
+  /// (compiled queries are reused only then).
+  private(set) var version = Version()
+
+  /// An identity for one state of the attrs.
+  final class Version: Sendable {}
 
   private var forwardIdents: [String: [String: Attr]] = [:]
   private var reverseIdents: [String: [String: Attr]] = [:]
@@ -36,6 +42,7 @@ public struct AttrStore: Sendable {
   }
 
   private mutating func reindex() {
+    version = Version()
     forwardIdents = [:]
     reverseIdents = [:]
     blobAttrsByEtype = [:]

@@ -23,14 +23,21 @@ extension TripleStore {
   /// Unknown namespaces, labels and attrs give empty results; a path or link through a blob attr
   /// and a `null` where value throw, as they do in JavaScript.
   public func query(_ q: JSON, pageInfo: JSON? = nil) throws(InstaQLError) -> InstaQLResult {
-    let run = QueryRun(store: self)
     do throws(QueryFailure) {
-      guard let namespaces = JSObjects.entries(q) else {
-        throw QueryFailure.error(.typeError("Cannot convert undefined or null to object", "the query is not an object"))
+      let key = QueryKey(query: q)
+      let plan: QueryPlan
+      if let cached = plans.take(key, for: self) {
+        plan = cached
+      } else {
+        guard let namespaces = JSObjects.entries(q) else {
+          throw QueryFailure.error(.typeError("Cannot convert undefined or null to object", "the query is not an object"))
+        }
+        plan = QueryPlan(namespaces: namespaces.filter { $0.0 != "$$ruleParams" }, attrs: attrs)
       }
-      var data = JSONObject(minimumCapacity: namespaces.count)
-      for (namespace, form) in namespaces where namespace != "$$ruleParams" {
-        let node = FormNode(etype: namespace, level: 0, form: form)
+      defer { plans.put(key, plan) }
+      let run = QueryRun(store: self, symbols: plan.symbols)
+      var data = JSONObject(minimumCapacity: plan.namespaces.count)
+      for (namespace, node) in plan.namespaces {
         let rows = try run.queryOne(node, parent: nil, pageInfo: JSObjects.get(pageInfo, namespace))
         data[namespace] = .array(rows)
       }
@@ -78,6 +85,8 @@ final class FormNode {
   lazy var labels: [String] = JSObjects.keys(form).filter { $0 != "$" }
   lazy var parsedOptions = QueryOptions(options)
   var objectAttrsCache: [(String, UInt32)]?
+  /// The attr of `order` (when there is no start cursor) and how to sort by it.
+  var orderCache: (attr: Attr?, sort: SortAttr?)?
   var singularCache: [String: Bool] = [:]
 
   init(etype: String, level: Int, form: JSON, parent: (etype: String, level: Int, label: String)? = nil) {
@@ -98,6 +107,11 @@ struct SortAttr {
 
   init(_ attr: Attr, _ store: TripleStore) {
     sym = store.symbols.lookup(attr.id)
+    isDate = attr.isDate
+  }
+
+  init(_ attr: Attr, sym: UInt32?) {
+    self.sym = sym
     isDate = attr.isDate
   }
 }
@@ -131,8 +145,13 @@ struct SimpleForm {
 
 final class QueryRun {
   let store: TripleStore
+  /// Where lookups whose results the form nodes keep are recorded.
+  let symbols: SymbolDependencies
 
-  init(store: TripleStore) { self.store = store }
+  init(store: TripleStore, symbols: SymbolDependencies = SymbolDependencies()) {
+    self.store = store
+    self.symbols = symbols
+  }
 
   func uuidKey(_ e: UInt32) -> UUIDKey { store.uuidKey(e) }
 
@@ -186,7 +205,7 @@ final class QueryRun {
 
   func childLink(_ node: FormNode, _ label: String) throws(QueryFailure) -> ChildLink {
     if let link = node.children[label] { return link }
-    var compiler = WhereCompiler(store: store)
+    var compiler = WhereCompiler(store: store, symbols: symbols)
     let link: ChildLink
     do throws(QueryFailure) {
       let step = try compiler.linkPattern(VariableNamer(), node.etype, node.level, label)
@@ -207,7 +226,7 @@ final class QueryRun {
   func compile(_ node: FormNode) throws(QueryFailure) -> CompiledForm {
     if let compiled = node.compiled { return try compiled.get() }
     let result = Result<CompiledForm, QueryFailure> { () throws(QueryFailure) -> CompiledForm in
-      var compiler = WhereCompiler(store: store)
+      var compiler = WhereCompiler(store: store, symbols: symbols)
       var clauses: [Clause] = []
       var parentVar: Int? = nil
       if let parent = node.parent {
@@ -259,15 +278,17 @@ final class QueryRun {
     let options = node.parsedOptions
     let ascending = options.ascending
     let descending = options.descending
-    var orderAttr: Attr? = nil
+    let orderAttr: Attr?
+    let sortAttr: SortAttr?
     if let startCursor, JSValue(startCursor).isTruthy {
-      if let attrId = JSObjects.get(startCursor, "1")?.stringValue { orderAttr = store.attrs[attrId] }
-    } else if let label = options.orderLabel {
-      orderAttr = store.attrs.forward(node.etype, label)
+      if let attrId = JSObjects.get(startCursor, "1")?.stringValue { orderAttr = store.attrs[attrId] } else { orderAttr = nil }
+      let orderByValue = orderAttr.map { $0.forwardIdentity.label != "id" } ?? false
+      sortAttr = orderByValue ? orderAttr.map { SortAttr($0, store) } : nil
+    } else {
+      (orderAttr, sortAttr) = orderAttrs(node)
     }
     let orderByValue = orderAttr.map { $0.forwardIdentity.label != "id" } ?? false
     let dataType = orderAttr?.checkedDataType
-    let sortAttr = orderByValue ? orderAttr.map { SortAttr($0, store) } : nil
     let orderAttrSym = sortAttr?.sym
     let isDate = orderAttr?.isDate ?? false
 
@@ -319,12 +340,11 @@ final class QueryRun {
       }
     }
 
-    // Deduplicate, window by cursors (non-leading only), build objects.
-    let attrs = objectAttrs(node)
+    // Deduplicate, window by cursors (non-leading only), limit, then build the objects that remain.
     let leading = options.isLeading
-    var seen = Set<UInt32>()
+    var seen = Set<UInt32>(minimumCapacity: keys.count)
     var entities: [UInt32] = []
-    var objects: [JSONObject] = []
+    entities.reserveCapacity(keys.count)
     for (e, v) in keys {
       guard !seen.contains(e) else { continue }
       if !leading, let orderAttr {
@@ -339,9 +359,8 @@ final class QueryRun {
       }
       seen.insert(e)
       entities.append(e)
-      objects.append(object(e, attrs))
     }
-    reorderIntegerLikeIds(&entities, &objects)
+    reorderIntegerLikeIds(&entities)
 
     // Limit: `limit || first || last`, applied when not nullish.
     if let limit = options.limit, !JSValue(limit).isNullish {
@@ -349,10 +368,21 @@ final class QueryRun {
       if !(count <= JSValue(limit)) {
         let end = Self.sliceEnd(JSValue(limit), count: entities.count)
         entities = Array(entities.prefix(end))
-        objects = Array(objects.prefix(end))
       }
     }
-    return (entities, objects)
+    let attrs = objectAttrs(node)
+    return (entities, entities.map { object($0, attrs) })
+  }
+
+  /// The attr of the form's `order` and, unless it is the id attr, how to sort by it.
+  func orderAttrs(_ node: FormNode) -> (attr: Attr?, sort: SortAttr?) {
+    if let cached = node.orderCache { return cached }
+    var result: (attr: Attr?, sort: SortAttr?) = (nil, nil)
+    if let label = node.parsedOptions.orderLabel, let attr = store.attrs.forward(node.etype, label) {
+      result = (attr, attr.forwardIdentity.label != "id" ? SortAttr(attr, sym: symbols.lookup(attr.id, in: store)) : nil)
+    }
+    node.orderCache = result
+    return result
   }
 
   /// The value an answer sorts by: its first value of the order attr (a date made comparable), or
@@ -513,7 +543,7 @@ final class QueryRun {
   }
 
   /// JavaScript objects list integer-like keys first, ascending; ids like "1" and "2" move there.
-  func reorderIntegerLikeIds(_ entities: inout [UInt32], _ objects: inout [JSONObject]) {
+  func reorderIntegerLikeIds(_ entities: inout [UInt32]) {
     var integerLike: [(UInt32, Int)] = []
     for (i, e) in entities.enumerated() {
       if let n = JSObjects.arrayIndex(store.symbols[e]) { integerLike.append((n, i)) }
@@ -523,7 +553,6 @@ final class QueryRun {
     let firstSet = Set(first)
     let order = first + entities.indices.filter { !firstSet.contains($0) }
     entities = order.map { entities[$0] }
-    objects = order.map { objects[$0] }
   }
 
   /// The blob attrs an entity object shows: `fields` (blob labels only, plus `id`) or all.
@@ -554,19 +583,26 @@ final class QueryRun {
     } else if let blobs = store.attrs.blobAttrs(node.etype) {
       chosen = blobs.map { ($0.key, $0.value) }
     }
-    return chosen.compactMap { label, attr in store.symbols.lookup(attr.id).map { (label, $0) } }
+    return chosen.compactMap { label, attr in symbols.lookup(attr.id, in: store).map { (label, $0) } }
   }
 
   /// `getAsObject`: each selected attr's value (the last one when there are several).
   func object(_ e: UInt32, _ attrs: [(String, UInt32)]) -> JSONObject {
-    var o = JSONObject(minimumCapacity: attrs.count)
-    guard let slots = store.entitySlots(e) else { return o }
+    guard let slots = store.entitySlots(e) else { return [:] }
+    var labels: [String] = []
+    var values: [JSON] = []
+    labels.reserveCapacity(attrs.count)
+    values.reserveCapacity(attrs.count)
     for (label, a) in attrs {
       for slot in slots where slot.attr == a {
-        if let r = slot.triples.last { o[label] = store.json(store.records[Int(r)].v) }
+        if let r = slot.triples.last {
+          labels.append(label)
+          values.append(store.json(store.records[Int(r)].v))
+        }
         break
       }
     }
-    return o
+    // The labels of `attrs` are distinct (``computeObjectAttrs``), so no key needs checking.
+    return JSONObject(uncheckedUniqueKeys: labels, values: values)
   }
 }

@@ -43,15 +43,22 @@ struct VariableNamer {
 /// `parseWhere` step by step (instaql.md §4.1), errors included.
 struct WhereCompiler {
   let store: TripleStore
+  /// Every symbol lookup goes through here: compiled forms are kept only while these still hold.
+  let symbols: SymbolDependencies
   var variables = VariableTable()
 
-  init(store: TripleStore) { self.store = store }
+  init(store: TripleStore, symbols: SymbolDependencies) {
+    self.store = store
+    self.symbols = symbols
+  }
 
   mutating func variable(_ namer: VariableNamer, _ etype: String, _ level: Int) -> Int {
     variables.named(namer.name(etype, level))
   }
 
-  func attrSymbol(_ attr: Attr) -> UInt32? { store.symbols.lookup(attr.id) }
+  func attrSymbol(_ attr: Attr) -> UInt32? { symbols.lookup(attr.id, in: store) }
+
+  func existingKey(_ value: JSON) -> ValueKey? { symbols.existingKey(value, in: store) }
 
   /// The `[?e, idAttr, ?e, ?time]` pattern that makes namespace membership mandatory.
   mutating func idPattern(_ etype: String, _ level: Int) throws(QueryFailure) -> Pattern {
@@ -180,7 +187,7 @@ struct WhereCompiler {
         t: variables.fresh())
     }
     let entity: EntityTerm
-    if case let .string(s) = value, let e = store.symbols.lookup(s) { entity = .entity(e) } else { entity = .nothing }
+    if case let .string(s) = value, let e = symbols.lookup(s, in: store) { entity = .entity(e) } else { entity = .nothing }
     return Pattern(e: entity, a: attrSymbol(attr), v: .variable(variable(namer, etype, level)), t: variables.fresh())
   }
 
@@ -193,7 +200,7 @@ struct WhereCompiler {
           "Cannot read properties of null (reading 'hasOwnProperty')",
           "\(attr.qualifiedName) is compared with null; use {\"$isNull\": true}"))
     case .string, .number, .bool:
-      return .equals(store.existingKey(value).map { [$0] } ?? [])
+      return .equals(existingKey(value).map { [$0] } ?? [])
     case .array:
       return .nothing
     case let .object(o):
@@ -206,7 +213,7 @@ struct WhereCompiler {
         if let pattern = o["$like"] { return .compare(ValuePredicate.like(pattern, caseSensitive: true)) }
         if let pattern = o["$ilike"] { return .compare(ValuePredicate.like(pattern, caseSensitive: false)) }
       }
-      if let operand = o["$not"] { return .not(store.existingKey(operand)) }
+      if let operand = o["$not"] { return .not(existingKey(operand)) }
       if let c = o["$comparator"], JSValue(c).isTruthy {
         return .failing(.typeError("undefined is not a function", "$comparator is not supported"))
       }
@@ -223,9 +230,9 @@ struct WhereCompiler {
       }
       switch candidates {
       case let .array(items):
-        return .equals(items.compactMap { store.existingKey($0) })
+        return .equals(items.compactMap { existingKey($0) })
       case let .string(s):
-        return .equals(s.unicodeScalars.compactMap { store.existingKey(.string(String($0))) })
+        return .equals(s.unicodeScalars.compactMap { existingKey(.string(String($0))) })
       default:
         return .failing(.typeError("values is not iterable", "$in on \(attr.qualifiedName) needs a list of values"))
       }

@@ -137,7 +137,7 @@ struct ExactString: Hashable, Sendable {
 
   init(_ value: String) { self.value = value }
 
-  static func == (a: ExactString, b: ExactString) -> Bool { a.value.utf8.elementsEqual(b.value.utf8) }
+  static func == (a: ExactString, b: ExactString) -> Bool { a.value.isExactly(b.value) }
 
   func hash(into hasher: inout Hasher) {
     var copy = value
@@ -147,5 +147,28 @@ struct ExactString: Hashable, Sendable {
 
 extension String {
   /// Equal code unit for code unit (JavaScript's `===` on strings).
-  func isExactly(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+  func isExactly(_ other: String) -> Bool {
+    guard utf8.count == other.utf8.count else { return false }
+    var a = self
+    var b = other
+    return a.withUTF8 { x in b.withUTF8 { y in UnsafeRawBufferPointer(x).bytesEqual(UnsafeRawBufferPointer(y)) } }
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
+  func bytesEqual(_ other: UnsafeRawBufferPointer) -> Bool {
+    var i = 0
+    while i + 8 <= count {
+      if loadUnaligned(fromByteOffset: i, as: UInt64.self) != other.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+        return false
+      }
+      i += 8
+    }
+    while i < count {
+      if self[i] != other[i] { return false }
+      i += 1
+    }
+    return true
+  }
 }

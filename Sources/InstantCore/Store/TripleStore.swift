@@ -39,6 +39,8 @@ public struct TripleStore: Sendable {
   public private(set) var count = 0
   /// Records created and removed while a server transaction runs (see `applyServerTransaction`).
   var journal: ChangeJournal?
+  /// Compiled queries, shared with this store's copies (each plan checks it still holds).
+  var plans = QueryPlanCache()
 
   /// Builds a store from triples, as `createStore` does: triples whose attr is unknown are dropped,
   /// and a repeated (entity, attr, value) keeps its first position with the later time.

@@ -36,10 +36,13 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var subscriptionDelivered = false
   private var lastDeliveredFailure: (any Error)?
   private static var logger: Logger { Logger(label: "sharing-instant") }
+  /// How the subscription's values reach the `@Shared` (see ``KeyDelivery``).
+  let delivery: KeyDelivery
 
-  init(client: InstantClient, key: EntityKey<Entity>) {
+  init(client: InstantClient, key: EntityKey<Entity>, delivery: KeyDelivery = .immediate) {
     self.client = client
     self.key = key
+    self.delivery = delivery
   }
 
   // MARK: Reading
@@ -280,11 +283,12 @@ extension CollectionSession {
   }
 
   func subscribe<Output>(_ subscriber: SharedSubscriber<Output>, as convert: @escaping @Sendable (Value) -> Output) -> SharedSubscription {
-    SharedSubscription(subscribe { result in
+    let delivery = delivery
+    return SharedSubscription(subscribe { result in
       switch result {
-      case .success(let value?): subscriber.yield(convert(value))
+      case .success(let value?): delivery.deliver { subscriber.yield(convert(value)) }
       case .success(nil): break
-      case .failure(let error): subscriber.yield(throwing: error)
+      case .failure(let error): delivery.deliver { subscriber.yield(throwing: error) }
       }
     })
   }

@@ -15,10 +15,10 @@ public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey 
   let session: CollectionSession<Entity>
   public let id: InstantKeyID
 
-  init(_ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync") {
+  init(_ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync", delivery: KeyDelivery = .immediate) {
     @Dependency(\.defaultInstant) var defaultInstant
     let client = client ?? defaultInstant
-    session = CollectionSession(client: client, key: key)
+    session = CollectionSession(client: client, key: key, delivery: delivery)
     id = InstantKeyID(client: client, query: key.instaQL, kind: kind)
   }
 

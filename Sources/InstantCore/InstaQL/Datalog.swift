@@ -100,7 +100,9 @@ final class DatalogRun {
   }
 
   let store: TripleStore
-  var bindings: [Bound]
+  /// One slot per variable. `Bound` holds no references, so a raw buffer is enough, and it spares
+  /// the exclusivity checks an array property would take on every bind and unbind.
+  let bindings: UnsafeMutableBufferPointer<Bound>
   let entityVar: Int
   let timeVar: Int
   var answers: [(e: UInt32, t: Double)] = []
@@ -112,10 +114,13 @@ final class DatalogRun {
 
   init(store: TripleStore, variableCount: Int, entityVar: Int, timeVar: Int) {
     self.store = store
-    self.bindings = Array(repeating: .unbound, count: variableCount)
+    self.bindings = .allocate(capacity: variableCount)
+    self.bindings.initialize(repeating: .unbound)
     self.entityVar = entityVar
     self.timeVar = timeVar
   }
+
+  deinit { bindings.deallocate() }
 
   func run(_ clauses: [Clause]) throws(QueryFailure) {
     var frames: [(clauses: [Clause], index: Int)] = [(clauses, 0)]
@@ -157,6 +162,7 @@ final class DatalogRun {
       }
     case let .pattern(p):
       var failure: QueryFailure?
+      var bindings = self.bindings
       try forEachCandidate(p) { r in
         let rec = store.records[Int(r)]
         guard let newlyBound = p.bind(rec, into: &bindings) else { return false }
@@ -255,8 +261,10 @@ final class DatalogRun {
 struct NewBindings {
   var indices: (Int, Int, Int) = (-1, -1, -1)
 
-  func unbind(_ bindings: inout [Bound]) {
-    for i in [indices.0, indices.1, indices.2] where i >= 0 { bindings[i] = .unbound }
+  func unbind<B: MutableCollection<Bound>>(_ bindings: inout B) where B.Index == Int {
+    if indices.0 >= 0 { bindings[indices.0] = .unbound }
+    if indices.1 >= 0 { bindings[indices.1] = .unbound }
+    if indices.2 >= 0 { bindings[indices.2] = .unbound }
   }
 }
 
@@ -264,7 +272,7 @@ extension Pattern {
   /// Matches a record against the pattern's variables as the reference's `matchPattern` does
   /// (entity, then value, then time; a bound variable must be `===`): binds the unbound ones and
   /// returns them, or returns `nil` and leaves `bindings` as it was.
-  func bind(_ rec: TripleRecord, into bindings: inout [Bound]) -> NewBindings? {
+  func bind<B: MutableCollection<Bound>>(_ rec: TripleRecord, into bindings: inout B) -> NewBindings? where B.Index == Int {
     var new = NewBindings()
     func bind(_ i: Int, _ value: Bound, _ slot: inout Int) -> Bool {
       if case .unbound = bindings[i] {
@@ -289,7 +297,8 @@ extension Pattern {
   /// The pattern's entity and value under `bindings`, as the reference's `actualize` sees them:
   /// whether the entity is known (and which, `nil` when it cannot be an entity), and the filter on
   /// the value (`nil` when unbound).
-  func actualized(_ bindings: [Bound]) -> (entityKnown: Bool, entity: UInt32?, filter: ValueTerm?) {
+  func actualized<B: Collection<Bound>>(_ bindings: B) -> (entityKnown: Bool, entity: UInt32?, filter: ValueTerm?)
+  where B.Index == Int {
     var entity: UInt32? = nil
     var entityKnown = true
     switch e {

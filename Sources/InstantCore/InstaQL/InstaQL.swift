@@ -84,7 +84,7 @@ final class FormNode {
   /// Child labels (`Object.keys(form)` without `$`), computed once.
   lazy var labels: [String] = JSObjects.keys(form).filter { $0 != "$" }
   lazy var parsedOptions = QueryOptions(options)
-  var objectAttrsCache: [(String, UInt32)]?
+  var objectAttrsCache: ObjectAttrs?
   /// The attr of `order` (when there is no start cursor) and how to sort by it.
   var orderCache: (attr: Attr?, sort: SortAttr?)?
   var singularCache: [String: Bool] = [:]
@@ -98,6 +98,26 @@ final class FormNode {
 
   var options: JSON? { JSObjects.get(form, "$") }
   func option(_ key: String) -> JSON? { JSObjects.get(options, key) }
+}
+
+/// The blob attrs an entity object of a form shows: labels (distinct) and attr symbols, in order.
+struct ObjectAttrs {
+  let labels: [String]
+  let syms: [UInt32]
+  /// Per set of attrs present (attr `i` is bit `i`), their labels: objects with the same attrs
+  /// share one list.
+  let labelSets = LabelSets()
+
+  final class LabelSets {
+    var byPresence: [UInt64: [String]] = [:]
+  }
+
+  func labels(present: UInt64) -> [String] {
+    if let shared = labelSets.byPresence[present] { return shared }
+    let chosen = labels.indices.filter { present & (1 << UInt64($0)) != 0 }.map { labels[$0] }
+    labelSets.byPresence[present] = chosen
+    return chosen
+  }
 }
 
 /// An attr a form is ordered by, with its symbol in the store.
@@ -458,27 +478,27 @@ final class QueryRun {
   /// Sorts answers by creation time with a uuid tie-break when every id is a UUID: the common
   /// case, without JavaScript values. `nil` when the general comparator is needed.
   func sortedByTime(_ answers: [(e: UInt32, t: Double)], ascending: Bool) -> [(e: UInt32, t: Double)]? {
-    var keyed: [(e: UInt32, t: Double, id: UUIDBits)] = []
+    var keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)] = []
     keyed.reserveCapacity(answers.count)
     for (e, t) in answers {
       let bits = Int(e) < store.entityUUID.count ? store.entityUUID[Int(e)] : .invalid
       guard bits.isValid else { return nil }
-      keyed.append((e, t, bits))
+      keyed.append((Self.timeOrderKey(t), bits.hi, bits.lo, e, t))
     }
-    func less(_ x: (e: UInt32, t: Double, id: UUIDBits), _ y: (e: UInt32, t: Double, id: UUIDBits)) -> Bool {
-      if x.t == y.t || (x.t.isNaN && y.t.isNaN) {
-        return x.id.hi != y.id.hi ? x.id.hi < y.id.hi : x.id.lo < y.id.lo
-      }
-      if y.t.isNaN { return false }
-      if x.t.isNaN { return true }
-      return x.t < y.t
-    }
+    // Stable, so ids that parse to the same bits keep their input order, as before.
     if ascending {
-      keyed.sort(by: less)
+      keyed.sort { ($0.time, $0.hi, $0.lo) < ($1.time, $1.hi, $1.lo) }
     } else {
-      keyed.sort { less($1, $0) }
+      keyed.sort { ($0.time, $0.hi, $0.lo) > ($1.time, $1.hi, $1.lo) }
     }
     return keyed.map { ($0.e, $0.t) }
+  }
+
+  /// Orders times as integers: NaN (no time) first, then by value, with -0 equal to 0.
+  static func timeOrderKey(_ t: Double) -> UInt64 {
+    if t.isNaN { return 0 }
+    let bits = (t == 0 ? 0 : t).bitPattern
+    return bits >> 63 == 0 ? bits | (1 << 63) : ~bits
   }
 
   /// Whether JavaScript's comparator could be inconsistent over these sort keys (mixed strings and
@@ -556,9 +576,10 @@ final class QueryRun {
   }
 
   /// The blob attrs an entity object shows: `fields` (blob labels only, plus `id`) or all.
-  func objectAttrs(_ node: FormNode) -> [(String, UInt32)] {
+  func objectAttrs(_ node: FormNode) -> ObjectAttrs {
     if let cached = node.objectAttrsCache { return cached }
-    let result = computeObjectAttrs(node)
+    let attrs = computeObjectAttrs(node)
+    let result = ObjectAttrs(labels: attrs.map(\.0), syms: attrs.map(\.1))
     node.objectAttrsCache = result
     return result
   }
@@ -587,22 +608,26 @@ final class QueryRun {
   }
 
   /// `getAsObject`: each selected attr's value (the last one when there are several).
-  func object(_ e: UInt32, _ attrs: [(String, UInt32)]) -> JSONObject {
+  func object(_ e: UInt32, _ attrs: ObjectAttrs) -> JSONObject {
     guard let slots = store.entitySlots(e) else { return [:] }
-    var labels: [String] = []
     var values: [JSON] = []
-    labels.reserveCapacity(attrs.count)
-    values.reserveCapacity(attrs.count)
-    for (label, a) in attrs {
+    values.reserveCapacity(attrs.syms.count)
+    var present: UInt64 = 0
+    let shareable = attrs.syms.count <= 64
+    var own: [String] = []
+    for (i, a) in attrs.syms.enumerated() {
       for slot in slots where slot.attr == a {
         if let r = slot.triples.last {
-          labels.append(label)
           values.append(store.json(store.records[Int(r)].v))
+          if shareable { present |= 1 << UInt64(i) } else { own.append(attrs.labels[i]) }
         }
         break
       }
     }
-    // The labels of `attrs` are distinct (``computeObjectAttrs``), so no key needs checking.
-    return JSONObject(uncheckedUniqueKeys: labels, values: values)
+    if shareable { own = attrs.labels(present: present) }
+    // The labels are distinct (``computeObjectAttrs``), so no key needs checking.
+    return JSONObject(uncheckedUniqueKeys: own, values: values)
   }
+
+
 }

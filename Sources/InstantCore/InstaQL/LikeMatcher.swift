@@ -27,14 +27,27 @@ struct LikeMatcher: Sendable {
   }
 
   func matches(_ s: String) -> Bool {
+    var s = s
+    // ASCII text (the common case): its UTF-16 units are its bytes, read in place.
+    let ascii = s.withUTF8 { bytes -> Bool? in
+      for byte in bytes where byte >= 0x80 { return nil }
+      if caseSensitive { return match(count: bytes.count) { UInt16(bytes[$0]) } }
+      return match(count: bytes.count) { LikeMatcher.canonicalize(UInt16(bytes[$0])) }
+    }
+    if let ascii { return ascii }
     var units = Array(s.utf16)
     if !caseSensitive { units = units.map(LikeMatcher.canonicalize) }
-    // Greedy match with backtracking to the last run.
+    return match(count: units.count) { units[$0] }
+  }
+
+  /// Greedy match with backtracking to the last run, over `count` units read by `unit`.
+  @inline(__always)
+  private func match(count: Int, _ unit: (Int) -> UInt16) -> Bool {
     var p = 0
     var i = 0
     var starP = -1
     var starI = 0
-    while i < units.count {
+    while i < count {
       if p < tokens.count {
         switch tokens[p] {
         case .run:
@@ -46,7 +59,7 @@ struct LikeMatcher: Sendable {
           p += 1
           i += 1
           continue
-        case let .unit(u) where u == units[i]:
+        case let .unit(u) where u == unit(i):
           p += 1
           i += 1
           continue

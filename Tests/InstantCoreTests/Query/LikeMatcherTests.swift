@@ -1,0 +1,53 @@
+import Testing
+@testable import InstantCore
+
+/// ``LikeMatcher`` reads ASCII text in place and everything else as UTF-16 units; both must agree
+/// with a plain recursive reading of LIKE over UTF-16 units.
+@Suite("LIKE matcher") struct LikeMatcherTests {
+  static func reference(_ pattern: [UInt16], _ text: [UInt16], caseSensitive: Bool) -> Bool {
+    func fold(_ unit: UInt16) -> UInt16 { caseSensitive ? unit : LikeMatcher.canonicalize(unit) }
+    func go(_ p: Int, _ i: Int) -> Bool {
+      if p == pattern.count { return i == text.count }
+      switch pattern[p] {
+      case 0x25: return (i...text.count).contains { go(p + 1, $0) }
+      case 0x5F: return i < text.count && go(p + 1, i + 1)
+      default: return i < text.count && fold(pattern[p]) == fold(text[i]) && go(p + 1, i + 1)
+      }
+    }
+    return go(0, 0)
+  }
+
+  @Test("ASCII and non-ASCII text, case-sensitive or not, match as the reference reading does") func agreesWithReference() {
+    let alphabet: [String] = ["a", "A", "b", "%", "_", "é", "É", "ß", "😀", "\n", "z"]
+    var seed: UInt64 = 7
+    func pick() -> String {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return alphabet[Int(seed >> 33) % alphabet.count]
+    }
+    var rng = SplitMix(seed: 11)
+    var checked = 0
+    for _ in 0..<400 {
+      let pattern = (0..<Int.random(in: 0...4, using: &rng)).map { _ in pick() }.joined()
+      let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pick() }.joined()
+      for caseSensitive in [true, false] {
+        let matcher = LikeMatcher(pattern: pattern, caseSensitive: caseSensitive)
+        let want = Self.reference(Array(pattern.utf16), Array(text.utf16), caseSensitive: caseSensitive)
+        #expect(matcher.matches(text) == want, "\(pattern) ~ \(text) caseSensitive=\(caseSensitive)")
+        checked += 1
+      }
+    }
+    #expect(checked == 800)
+  }
+
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+}

@@ -70,8 +70,10 @@ struct StandInTests {
   }
 
   #if canImport(Observation)
+    /// On the main thread, as SwiftUI reads and as keys deliver to views. (Off it, Point-Free's
+    /// Sharing posts the notification to the main queue instead; the stand-in fires at once.)
     @Test("Observation: reading the value tracks it; a value from the key fires onChange")
-    func observation() throws {
+    @MainActor func observation() throws {
       let store = Store()
       let shared = Shared(wrappedValue: [], TestKey(name: "standin-\(UUID())", store: store))
       let fired = Store()

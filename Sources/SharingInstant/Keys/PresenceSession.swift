@@ -16,11 +16,20 @@ final class PresenceSession<Presence: Codable & Sendable & Equatable>: @unchecke
     lastPublished = initialPresence
   }
 
+  /// Each update from the room is delivered with `user` set to what this key published last:
+  /// an update made before the latest `withLock` (peers moving, the room echoing an earlier
+  /// presence) reaches the reference after it, and would otherwise put the user's older presence
+  /// back over the newer one (with Point-Free's Sharing, which delivers off the main thread,
+  /// this showed as a selection that jumped back).
   func subscribe(subscriber: SharedSubscriber<RoomPresence<Presence>>) -> SharedSubscription {
     let room = self.room
     let task = Task {
       do {
-        for await presence in try await room.room.presenceUpdates() { subscriber.yield(presence) }
+        for await update in try await room.room.presenceUpdates() {
+          var presence = update
+          presence.user = lock.withLock { lastPublished }
+          subscriber.yield(presence)
+        }
       } catch {
         subscriber.yield(throwing: error)
       }

@@ -12,15 +12,14 @@ struct KeepAliveUpgradeTests {
       let port = try await server.boundPort
       let signIn = RawConnection.post("/runtime/auth/sign_in_guest", json: #"{"app-id":"\#(TestSession.appID)"}"#, port: port)
       let upgrade = RawConnection.webSocketUpgrade(appID: TestSession.appID, port: port)
-      let clock = ContinuousClock()
-      let start = clock.now
       let (first, second) = try await RawConnection.with(port: port) { connection in
         _ = await connection.send(signIn)
         let first = await connection.readResponse()
         _ = await connection.send(upgrade)
-        return (first, await connection.readResponse())
+        let second = await connection.readResponse()
+        #expect(!connection.closedByDeadline, "the server closed the connection; the test did not")
+        return (first, second)
       }
-      #expect(clock.now - start < RawConnection.deadline / 2, "the server closed the connection; the test did not")
       #expect(first?.status == 200)
       #expect(first?.body.contains("refresh_token") == true)
       #expect(first?.headers["connection"] == "close", "the client is told not to reuse the connection")
@@ -44,16 +43,14 @@ struct KeepAliveUpgradeTests {
         "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n",
       ]
       for request in requests {
-        let clock = ContinuousClock()
-        let start = clock.now
         let response = try await RawConnection.with(port: port) { connection in
           _ = await connection.send(request)
           let response = await connection.readResponse()
           let next = await connection.readResponse()
           #expect(next == nil, "closed after \(response?.statusLine ?? "no response")")
+          #expect(!connection.closedByDeadline, "the server closed it after \(response?.statusLine ?? "no response")")
           return response
         }
-        #expect(clock.now - start < RawConnection.deadline / 2, "the server closed \(response?.statusLine ?? "it")")
         #expect(response?.headers["connection"] == "close", "\(response?.statusLine ?? "no response")")
       }
     }

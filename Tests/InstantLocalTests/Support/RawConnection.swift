@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -32,13 +33,15 @@ struct RawConnection {
         }
       }
     let socket = channel.channel
+    let expired = NIOLockedValueBox(false)
     let watchdog = Task {
       try await Task.sleep(for: deadline)
+      expired.withLockedValue { $0 = true }
       try await socket.close()
     }
     defer { watchdog.cancel() }
     return try await channel.executeThenClose { inbound, outbound in
-      var session = Session(iterator: inbound.makeAsyncIterator(), outbound: outbound)
+      var session = Session(iterator: inbound.makeAsyncIterator(), outbound: outbound, expired: expired)
       return try await body(&session)
     }
   }
@@ -48,11 +51,19 @@ struct RawConnection {
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     /// Bytes read but not yet taken.
     var buffer = ByteBuffer()
+    private let expired: NIOLockedValueBox<Bool>
 
-    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+    init(
+      iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+      expired: NIOLockedValueBox<Bool>
+    ) {
       self.iterator = iterator
       self.outbound = outbound
+      self.expired = expired
     }
+
+    /// Whether the test's own deadline closed the connection (rather than the server).
+    var closedByDeadline: Bool { expired.withLockedValue { $0 } }
 
     /// Writes `text` as is; false when the server already closed the connection.
     mutating func send(_ text: String) async -> Bool {

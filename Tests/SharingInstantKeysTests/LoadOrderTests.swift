@@ -25,7 +25,7 @@ struct LoadOrderTests {
         let read = SharedReader<IdentifiedArrayOf<Todo>>(.instantQuery(query, client: b))
         let counts: @Sendable () -> [Int] = { [synced.wrappedValue.count, array.wrappedValue.count, read.wrappedValue.count] }
         do {
-          try await eventually("every key shows both rows", timeout: .seconds(5)) { counts() == [2, 2, 2] }
+          try await eventually("every key shows both rows", timeout: .seconds(20)) { counts() == [2, 2, 2] }
         } catch {
           Issue.record("run \(run), round \(round): \(counts())")
           throw error

@@ -135,19 +135,21 @@ final class DatalogRun {
 
   /// Returns whether at least one answer was found below this point.
   func solve(_ frames: inout [(clauses: [Clause], index: Int)]) throws(QueryFailure) -> Bool {
-    guard let top = frames.last else {
+    let depth = frames.count - 1
+    guard depth >= 0 else {
       emit()
       return true
     }
-    if top.index == top.clauses.count {
+    let index = frames[depth].index
+    if index == frames[depth].clauses.count {
       let saved = frames.removeLast()
       defer { frames.append(saved) }
       return try solve(&frames)
     }
     let existsOnly = answerBound
-    let clause = top.clauses[top.index]
-    frames[frames.count - 1].index += 1
-    defer { frames[frames.count - 1].index -= 1 }
+    let clause = frames[depth].clauses[index]
+    frames[depth].index += 1
+    defer { frames[depth].index -= 1 }
     var found = false
     switch clause {
     case let .or(branches, _):
@@ -207,11 +209,30 @@ final class DatalogRun {
   /// `getTriples` picks them (by which of entity and value are known).
   func forEachCandidate(_ p: Pattern, _ body: (UInt32) -> Bool) throws(QueryFailure) {
     guard let a = p.a else { return }
+    if case let .variable(i) = p.v, bindings[i] != .unbound {
+      // A bound value is the filter `.equals([key])` (or `.equals([])`), read without building it.
+      let key: ValueKey
+      switch bindings[i] {
+      case let .key(k): key = k
+      case let .time(t):
+        if t.isNaN { return }
+        key = .number(normalizing: t)
+      case .unbound: return
+      }
+      let (entityKnown, entity) = p.entity(bindings)
+      if entityKnown {
+        guard let e = entity, let list = store.slot(e, a) else { return }
+        list.forEachUntil { r in store.records[Int(r)].v == key && body(r) }
+      } else {
+        store.aev[a]?[key]?.forEachUntil(body)
+      }
+      return
+    }
     let (entityKnown, entity, filter) = p.actualized(bindings)
     if entityKnown {
       guard let e = entity, let list = store.slot(e, a) else { return }
       guard let filter else {
-        for r in list.array where body(r) { return }
+        list.forEachUntil(body)
         return
       }
       if case let .failing(message) = filter { throw .error(message) }
@@ -228,20 +249,13 @@ final class DatalogRun {
     }
     guard let byValue = store.aev[a] else { return }
     guard let filter else {
-      for (_, list) in byValue {
-        var stop = false
-        list.forEach { r in if !stop { stop = body(r) } }
-        if stop { return }
-      }
+      for (_, list) in byValue where list.forEachUntil(body) { return }
       return
     }
     switch filter {
     case let .equals(keys):
       for k in keys {
-        guard let list = byValue[k] else { continue }
-        var stop = false
-        list.forEach { r in if !stop { stop = body(r) } }
-        if stop { return }
+        if let list = byValue[k], list.forEachUntil(body) { return }
       }
     case .nothing:
       return
@@ -249,9 +263,7 @@ final class DatalogRun {
       if !byValue.isEmpty { throw .error(message) }
     default:
       for (k, list) in byValue where store.accepts(filter, k) {
-        var stop = false
-        list.forEach { r in if !stop { stop = body(r) } }
-        if stop { return }
+        if list.forEachUntil(body) { return }
       }
     }
   }
@@ -294,23 +306,26 @@ extension Pattern {
     return new
   }
 
+  /// Whether the pattern's entity is known under `bindings`, and which (`nil` when it cannot be an entity).
+  func entity<B: Collection<Bound>>(_ bindings: B) -> (known: Bool, entity: UInt32?) where B.Index == Int {
+    switch e {
+    case let .variable(i):
+      switch bindings[i] {
+      case .unbound: return (false, nil)
+      case let .key(k): return (true, k.sym)
+      case .time: return (true, nil)
+      }
+    case let .entity(s): return (true, s)
+    case .nothing: return (true, nil)
+    }
+  }
+
   /// The pattern's entity and value under `bindings`, as the reference's `actualize` sees them:
   /// whether the entity is known (and which, `nil` when it cannot be an entity), and the filter on
   /// the value (`nil` when unbound).
   func actualized<B: Collection<Bound>>(_ bindings: B) -> (entityKnown: Bool, entity: UInt32?, filter: ValueTerm?)
   where B.Index == Int {
-    var entity: UInt32? = nil
-    var entityKnown = true
-    switch e {
-    case let .variable(i):
-      switch bindings[i] {
-      case .unbound: entityKnown = false
-      case let .key(k): entity = k.sym
-      case .time: entity = nil
-      }
-    case let .entity(s): entity = s
-    case .nothing: entity = nil
-    }
+    let (entityKnown, entity) = self.entity(bindings)
     var filter: ValueTerm? = v
     if case let .variable(i) = v {
       switch bindings[i] {

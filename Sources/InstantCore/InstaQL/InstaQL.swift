@@ -136,6 +136,52 @@ struct SortAttr {
   }
 }
 
+/// Sort keys that are all strings or nullish, on an attr that is not string-typed, with UUID ids:
+/// ``Ordering/compare(_:_:_:_:dataType:)`` for them (JavaScript's `>` on strings is UTF-16 order)
+/// without a JavaScript value per comparison.
+struct StringSortKeys {
+  let values: [String?]
+  let ids: [UUIDBits]
+
+  init?(_ keys: [(e: UInt32, v: JSValue)], dataType: String?, store: TripleStore) {
+    guard dataType != "string" else { return nil }
+    var values: [String?] = []
+    var ids: [UUIDBits] = []
+    values.reserveCapacity(keys.count)
+    ids.reserveCapacity(keys.count)
+    for (e, v) in keys {
+      let bits = Int(e) < store.entityUUID.count ? store.entityUUID[Int(e)] : .invalid
+      guard bits.isValid else { return nil }
+      switch v {
+      case let .string(s): values.append(s)
+      case .undefined, .null: values.append(nil)
+      default: return nil
+      }
+      ids.append(bits)
+    }
+    self.values = values
+    self.ids = ids
+  }
+
+  func compare(_ i: Int, _ j: Int) -> Int {
+    switch (values[i], values[j]) {
+    case (nil, nil): return compareIds(i, j)
+    case (_, nil): return 1
+    case (nil, _): return -1
+    case let (a?, b?):
+      let c = JSString.compareUTF16(a, b)
+      return c == 0 ? compareIds(i, j) : c
+    }
+  }
+
+  func compareIds(_ i: Int, _ j: Int) -> Int {
+    let (x, y) = (ids[i], ids[j])
+    if x.hi != y.hi { return x.hi < y.hi ? -1 : 1 }
+    if x.lo != y.lo { return x.lo < y.lo ? -1 : 1 }
+    return 0
+  }
+}
+
 /// A child label resolved against its parent's etype.
 enum ChildLink {
   case missing
@@ -319,6 +365,7 @@ final class QueryRun {
         : Ordering.compare(uuidKey(y.e), y.v, uuidKey(x.e), x.v, dataType: dataType)
     }
     var keys: [(e: UInt32, v: JSValue)]
+    var repeats = false
     if !orderByValue, let sorted = sortedByTime(answers, ascending: ascending) {
       keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
     } else if orderByValue, !isDate, dataType != "string", let a = orderAttrSym, let numeric = numericKeys(answers, a),
@@ -334,10 +381,18 @@ final class QueryRun {
         // input order, so they also need the reference path.
         var tied = false
         var indices = Array(keys.indices)
-        indices.sort { i, j in
-          let c = compareKeys(keys[i], keys[j])
-          if c == 0 && keys[i].e != keys[j].e { tied = true }
-          return c != 0 ? c < 0 : i < j
+        if let strings = StringSortKeys(keys, dataType: dataType, store: store) {
+          indices.sort { i, j in
+            let c = ascending ? strings.compare(i, j) : strings.compare(j, i)
+            if c == 0 && keys[i].e != keys[j].e { tied = true }
+            return c != 0 ? c < 0 : i < j
+          }
+        } else {
+          indices.sort { i, j in
+            let c = compareKeys(keys[i], keys[j])
+            if c == 0 && keys[i].e != keys[j].e { tied = true }
+            return c != 0 ? c < 0 : i < j
+          }
         }
         if !tied { sorted = indices.map { keys[$0] } }
       }
@@ -357,16 +412,18 @@ final class QueryRun {
         }
         keys = answers.map { sortKey($0.e, $0.t) }
         keys = V8Sort.sort(keys, by: compareKeys)
+        repeats = true
       }
     }
 
     // Deduplicate, window by cursors (non-leading only), limit, then build the objects that remain.
     let leading = options.isLeading
-    var seen = Set<UInt32>(minimumCapacity: keys.count)
+    // Answers name each entity once (one id triple per entity), except on the reference path.
+    var seen: Set<UInt32>? = repeats ? Set(minimumCapacity: keys.count) : nil
     var entities: [UInt32] = []
     entities.reserveCapacity(keys.count)
     for (e, v) in keys {
-      guard !seen.contains(e) else { continue }
+      if let seen, seen.contains(e) { continue }
       if !leading, let orderAttr {
         if let startCursor, JSValue(startCursor).isTruthy {
           let c = compareToCursor(startCursor, orderAttr, e, v)
@@ -377,7 +434,7 @@ final class QueryRun {
           if descending ? c < 0 : c > 0 { continue }
         }
       }
-      seen.insert(e)
+      seen?.insert(e)
       entities.append(e)
     }
     reorderIntegerLikeIds(&entities)

@@ -32,7 +32,10 @@ struct LikeMatcher: Sendable {
     let ascii = s.withUTF8 { bytes -> Bool? in
       for byte in bytes where byte >= 0x80 { return nil }
       if caseSensitive { return match(count: bytes.count) { UInt16(bytes[$0]) } }
-      return match(count: bytes.count) { LikeMatcher.canonicalize(UInt16(bytes[$0])) }
+      return match(count: bytes.count) { i in
+        let byte = bytes[i]
+        return UInt16(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
+      }
     }
     if let ascii { return ascii }
     var units = Array(s.utf16)

@@ -7,8 +7,9 @@ enum EntityTerm {
 }
 
 /// The value position of a datalog pattern: a variable, or a filter on the stored value
-/// (the reference's "args map").
-enum ValueTerm {
+/// (the reference's "args map"). Indirect, so copying a pattern in the solver's inner loop is
+/// one reference count, not a copy of whichever payload this holds.
+indirect enum ValueTerm {
   case variable(Int)
   /// Equal to one of these keys (`[]` matches nothing).
   case equals([ValueKey])
@@ -29,13 +30,20 @@ struct ValuePredicate {
   let test: (JSValue) -> Bool
 }
 
-/// `[e, a, v, t]`.
-struct Pattern {
-  var e: EntityTerm
+/// `[e, a, v, t]`. A class, so the solver passes patterns around by reference in its inner loop.
+final class Pattern {
+  let e: EntityTerm
   /// The attr's symbol; `nil` when the store has no triple of it (nothing matches).
-  var a: UInt32?
-  var v: ValueTerm
-  var t: Int
+  let a: UInt32?
+  let v: ValueTerm
+  let t: Int
+
+  init(e: EntityTerm, a: UInt32?, v: ValueTerm, t: Int) {
+    self.e = e
+    self.a = a
+    self.v = v
+    self.t = t
+  }
 }
 
 /// A where clause after compilation.

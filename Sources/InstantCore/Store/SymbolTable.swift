@@ -89,6 +89,18 @@ enum IndexList: Sendable {
     }
   }
 
+  /// Calls `body` on each index until it returns true; returns whether one did.
+  @discardableResult
+  func forEachUntil(_ body: (UInt32) throws -> Bool) rethrows -> Bool {
+    switch self {
+    case .empty: return false
+    case let .one(x): return try body(x)
+    case let .many(a):
+      for x in a where try body(x) { return true }
+      return false
+    }
+  }
+
   var array: [UInt32] {
     switch self {
     case .empty: return []

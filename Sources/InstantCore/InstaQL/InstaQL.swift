@@ -366,10 +366,16 @@ final class QueryRun {
     }
     var keys: [(e: UInt32, v: JSValue)]
     var repeats = false
-    if !orderByValue, let sorted = sortedByTime(answers, ascending: ascending) {
+    // A leading form with a plain count limit keeps only its first `limit` answers: on the paths
+    // whose ids are all UUIDs (no reordering after the sort, no duplicates) only those are sorted.
+    var first: Int? = nil
+    if options.isLeading, case let .number(n)? = options.limit, n >= 1, n < Double(answers.count), n == n.rounded() {
+      first = Int(n)
+    }
+    if !orderByValue, let sorted = sortedByTime(answers, ascending: ascending, first: first) {
       keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
     } else if orderByValue, !isDate, dataType != "string", let a = orderAttrSym, let numeric = numericKeys(answers, a),
-      let sorted = sortedByTime(numeric, ascending: ascending)
+      let sorted = sortedByTime(numeric, ascending: ascending, first: first)
     {
       // Numbers (or missing/null) only: the same comparison without JavaScript values.
       keys = sorted.map { ($0.e, $0.t.isNaN ? JSValue.undefined : .number($0.t)) }
@@ -494,7 +500,9 @@ final class QueryRun {
       }
     }
     guard let parent else {
-      for (_, list) in store.aev[idAttr] ?? [:] {
+      let byValue = store.aev[idAttr] ?? [:]
+      out.reserveCapacity(byValue.count)
+      for (_, list) in byValue {
         list.forEach { r in
           let rec = store.records[Int(r)]
           if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
@@ -534,13 +542,17 @@ final class QueryRun {
 
   /// Sorts answers by creation time with a uuid tie-break when every id is a UUID: the common
   /// case, without JavaScript values. `nil` when the general comparator is needed.
-  func sortedByTime(_ answers: [(e: UInt32, t: Double)], ascending: Bool) -> [(e: UInt32, t: Double)]? {
+  /// With `first`, only the first `first` of that order, chosen without sorting the rest.
+  func sortedByTime(_ answers: [(e: UInt32, t: Double)], ascending: Bool, first: Int? = nil) -> [(e: UInt32, t: Double)]? {
     var keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)] = []
     keyed.reserveCapacity(answers.count)
     for (e, t) in answers {
       let bits = Int(e) < store.entityUUID.count ? store.entityUUID[Int(e)] : .invalid
       guard bits.isValid else { return nil }
       keyed.append((Self.timeOrderKey(t), bits.hi, bits.lo, e, t))
+    }
+    if let first, first <= 64 {
+      return Self.smallest(first, of: keyed, ascending: ascending).map { ($0.e, $0.t) }
     }
     // Stable, so ids that parse to the same bits keep their input order, as before.
     if ascending {
@@ -549,6 +561,32 @@ final class QueryRun {
       keyed.sort { ($0.time, $0.hi, $0.lo) > ($1.time, $1.hi, $1.lo) }
     }
     return keyed.map { ($0.e, $0.t) }
+  }
+
+  /// The first `k` of `keyed` in the stable order by (time, hi, lo), ascending or descending: a
+  /// sorted window that each element enters after its equals (so ties keep input order, as the
+  /// stable sort does).
+  static func smallest(
+    _ k: Int, of keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)], ascending: Bool
+  ) -> [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)] {
+    typealias Key = (time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)
+    func before(_ x: Key, _ y: Key) -> Bool {
+      ascending ? (x.time, x.hi, x.lo) < (y.time, y.hi, y.lo) : (x.time, x.hi, x.lo) > (y.time, y.hi, y.lo)
+    }
+    var window: [Key] = []
+    window.reserveCapacity(k + 1)
+    for key in keyed {
+      if window.count == k, !before(key, window[k - 1]) { continue }
+      var lo = 0
+      var hi = window.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if before(key, window[mid]) { hi = mid } else { lo = mid + 1 }
+      }
+      window.insert(key, at: lo)
+      if window.count > k { window.removeLast() }
+    }
+    return window
   }
 
   /// Orders times as integers: NaN (no time) first, then by value, with -0 equal to 0.
@@ -623,6 +661,8 @@ final class QueryRun {
   func reorderIntegerLikeIds(_ entities: inout [UInt32]) {
     var integerLike: [(UInt32, Int)] = []
     for (i, e) in entities.enumerated() {
+      // A UUID is never an array index.
+      if Int(e) < store.entityUUID.count, store.entityUUID[Int(e)].isValid { continue }
       if let n = JSObjects.arrayIndex(store.symbols[e]) { integerLike.append((n, i)) }
     }
     guard !integerLike.isEmpty else { return }

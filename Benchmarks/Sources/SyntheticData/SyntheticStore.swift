@@ -87,6 +87,25 @@ public enum SyntheticStore {
     return out
   }
 
+  /// Query shapes over a 10k-item store (`Benchmarks/Shapes/zeneca-shapes.json` holds the same
+  /// shapes over the zeneca fixture), by name.
+  public static let shapes: [(name: String, query: JSON)] = [
+    ("small result (where id)", ["items": ["$": ["where": ["id": .string(id(0xa0000000, 4242))]]]]),
+    (
+      "$like scan + order + limit",
+      ["items": ["$": ["where": ["title": ["$like": "%99%"]], "order": ["rank": "desc"], "limit": 20]]]
+    ),
+    ("$ilike filter + reverse-link join", ["owners": ["$": ["where": ["name": ["$ilike": "owner 1_"]]], "items": [:]]]),
+    ("order + limit", ["items": ["$": ["order": ["rank": "asc"], "limit": 20]]]),
+    ("dotted path", ["items": ["$": ["where": ["owner.name": "Owner 7"]]]]),
+    (
+      "or / and",
+      ["items": ["$": ["where": ["or": [["category": "c1"], ["and": [["done": true], ["rank": ["$gt": 990_000]]]]]], "limit": 50]]]
+    ),
+    ("nested includes", ["owners": ["$": ["where": ["name": "Owner 3"]], "items": ["tags": [:]]]]),
+    ("whole namespace (1k owners)", ["owners": [:]]),
+  ]
+
   /// where + order + limit + a nested link: the 20 highest-ranked items of one category, with owners.
   public static let query: JSON = [
     "items": ["$": ["where": ["category": "c7"], "order": ["rank": "desc"], "limit": 20], "owner": [:]]

@@ -11,6 +11,10 @@ struct LikeMatcher: Sendable {
 
   let tokens: [Token]
   let caseSensitive: Bool
+  /// Without `_`: the literals between `%`s (the first empty when the pattern starts with `%`, the
+  /// last when it ends with one). Such a pattern matches when the first literal is a prefix, the
+  /// last a suffix, and the others occur in order in between, each at its leftmost place.
+  let literals: [[UInt16]]?
 
   init(pattern: String, caseSensitive: Bool) {
     self.caseSensitive = caseSensitive
@@ -24,6 +28,15 @@ struct LikeMatcher: Sendable {
       }
     }
     self.tokens = tokens
+    if tokens.contains(.any) {
+      literals = nil
+    } else {
+      var parts: [[UInt16]] = [[]]
+      for token in tokens {
+        if case let .unit(u) = token { parts[parts.count - 1].append(u) } else { parts.append([]) }
+      }
+      literals = parts
+    }
   }
 
   func matches(_ s: String) -> Bool {
@@ -46,6 +59,7 @@ struct LikeMatcher: Sendable {
   /// Greedy match with backtracking to the last run, over `count` units read by `unit`.
   @inline(__always)
   private func match(count: Int, _ unit: (Int) -> UInt16) -> Bool {
+    if let literals { return matchLiterals(literals, count: count, unit) }
     var p = 0
     var i = 0
     var starP = -1
@@ -79,6 +93,36 @@ struct LikeMatcher: Sendable {
     }
     while p < tokens.count, tokens[p] == .run { p += 1 }
     return p == tokens.count
+  }
+
+  @inline(__always)
+  private func matchLiterals(_ parts: [[UInt16]], count: Int, _ unit: (Int) -> UInt16) -> Bool {
+    func occurs(_ part: [UInt16], at i: Int) -> Bool {
+      for k in part.indices where unit(i + k) != part[k] { return false }
+      return true
+    }
+    // `parts` has one more element than there are runs: with no run, the pattern is one literal.
+    if parts.count == 1 { return parts[0].count == count && occurs(parts[0], at: 0) }
+    let first = parts[0]
+    let last = parts[parts.count - 1]
+    guard first.count + last.count <= count, occurs(first, at: 0), occurs(last, at: count - last.count) else {
+      return false
+    }
+    var i = first.count
+    let end = count - last.count
+    for part in parts[1..<(parts.count - 1)] where !part.isEmpty {
+      var found = false
+      while i + part.count <= end {
+        if occurs(part, at: i) {
+          found = true
+          break
+        }
+        i += 1
+      }
+      if !found { return false }
+      i += part.count
+    }
+    return true
   }
 
   static func canonicalize(_ unit: UInt16) -> UInt16 {

@@ -544,6 +544,11 @@ final class QueryRun {
   /// case, without JavaScript values. `nil` when the general comparator is needed.
   /// With `first`, only the first `first` of that order, chosen without sorting the rest.
   func sortedByTime(_ answers: [(e: UInt32, t: Double)], ascending: Bool, first: Int? = nil) -> [(e: UInt32, t: Double)]? {
+    if answers.count <= 1 {
+      // Nothing to order; only the ids must be UUIDs, as below.
+      for (e, _) in answers where !(Int(e) < store.entityUUID.count && store.entityUUID[Int(e)].isValid) { return nil }
+      return answers
+    }
     var keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)] = []
     keyed.reserveCapacity(answers.count)
     for (e, t) in answers {
@@ -725,6 +730,4 @@ final class QueryRun {
     // The labels are distinct (``computeObjectAttrs``), so no key needs checking.
     return JSONObject(uncheckedUniqueKeys: own, values: values)
   }
-
-
 }

@@ -3,8 +3,9 @@
 
 Each case runs twice through `instant-query --batch` under `valgrind --tool=callgrind`, with
 `repeat` 1 and 21; the difference of the two totals over 20 is the cost of one evaluation (store
-building, JSON parsing and process start cancel out). Hashing is made deterministic so the counts
-repeat exactly. Run from the repository root after `swift build -c release --product instant-query`:
+building, JSON parsing and process start cancel out). Hashing is made deterministic; counts
+repeat within ~0.5% from run to run, whatever else the machine is doing. Needs valgrind (`apt-get install valgrind`). Run from the repository root after
+`swift build -c release --product instant-query`:
 
     python3 Benchmarks/Shapes/instructions.py [path/to/instant-query] [name filter]
 """

@@ -23,7 +23,12 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   /// The last result's entities by id, with the JSON each was decoded from.
   private var decoded: [String: (json: JSON, entity: Entity)] = [:]
   private var lastWrite: Task<Void, Never>?
-  private var writesInFlight = 0
+  /// Writes are numbered as they start and end in that order; a user-initiated `save` waits for
+  /// the number that had started when it was called (resumed by the write itself, no extra task).
+  private var writesStarted = 0
+  private var writesEnded = 0
+  private var writesInFlight: Int { writesStarted - writesEnded }
+  private var waitingForWrites: [(upTo: Int, resume: @Sendable () -> Void)] = []
   private var heldResult: QueryResult?
   private var lastResult: QueryResult?
   private var rejection: (any Error)?
@@ -170,7 +175,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       }
       snapshot = value
       guard !ops.isEmpty else { return afterQueuedWrites { done(.success(())) } }
-      writesInFlight += 1
+      writesStarted += 1
       rejection = nil
       let previous = lastWrite
       lastWrite = Task {
@@ -230,21 +235,26 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
 
   /// Runs `body` once this key's writes so far are queued (at once when there are none).
   private func afterQueuedWrites(_ body: @escaping @Sendable () -> Void) {
-    guard let previous = lock.withLock({ lastWrite }) else { return body() }
-    Task {
-      await previous.value
-      body()
+    let now: Bool = lock.withLock {
+      guard writesEnded < writesStarted else { return true }
+      waitingForWrites.append((writesStarted, body))
+      return false
     }
+    if now { body() }
   }
 
   private func finishWrite() {
-    let held: QueryResult? = lock.withLock {
-      writesInFlight -= 1
-      guard writesInFlight == 0 else { return nil }
+    let (held, ready): (QueryResult?, [@Sendable () -> Void]) = lock.withLock {
+      writesEnded += 1
+      let ended = writesEnded
+      let ready = waitingForWrites.filter { $0.upTo <= ended }.map(\.resume)
+      waitingForWrites.removeAll { $0.upTo <= ended }
+      guard writesInFlight == 0 else { return (nil, ready) }
       defer { heldResult = nil }
-      return heldResult
+      return (heldResult, ready)
     }
     if let held { deliver(held) }
+    for resume in ready { resume() }
   }
 
   /// Reports a write the server refused on this key (`loadError`) until the key's next write.

@@ -297,6 +297,7 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
+        "TestSupport",
         "CaseStudies",
         "InstantSchema",
         "DemoSupport",

@@ -3,6 +3,7 @@ import Foundation
 import InstantLocalTesting
 import SharingInstant
 import Testing
+import TestSupport
 
 /// `swift run instant-demo`, the README's first command, run as a newcomer runs it.
 @Suite("instant-demo", .timeLimit(.minutes(1)))
@@ -62,23 +63,7 @@ struct InstantDemoTests {
   }
 }
 
-/// Runs the built `instant-demo` (next to the test bundle) to completion. The blocking waits run
-/// on a thread of their own: on the test's executor they would hold one of the two cooperative
-/// threads for the whole run and starve every other suite's tasks.
+/// Runs the built `instant-demo` (next to the test bundle) to completion.
 func runDemo(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = DemoProcess.buildDirectory.appendingPathComponent("instant-demo")
-  process.arguments = arguments
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  process.standardError = pipe
-  try process.run()
-  let data = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
-    Thread.detachNewThread {
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      done.resume(returning: data)
-    }
-  }
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  try await runToEnd(DemoProcess.buildDirectory.appendingPathComponent("instant-demo"), arguments)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import Testing
+import TestSupport
 
 @Suite("the instant-local executable", .enabled(if: ServerProcess.binary != nil, "instant-local was not built"))
 struct ProcessTests {
@@ -34,5 +35,19 @@ struct ProcessTests {
     let log = try await second.stderr.wait(for: "magic code for log@example.com", timeout: .seconds(10))
     #expect(log.contains("magic code for log@example.com in app \(TestSession.appID)"))
     await b.close()
+  }
+
+  @Test("--max-queued-bytes: a positive size starts the server, anything else is refused by name")
+  func maxQueuedBytesOption() async throws {
+    let server = try await ServerProcess(arguments: ["--port", "0", "--memory", "--max-queued-bytes", "1048576"])
+    #expect(server.port > 0)
+    server.terminate()
+
+    for bad in ["0", "-5", "lots"] {
+      let (status, output) = try await runToEnd(
+        try #require(ServerProcess.binary), ["--port", "0", "--memory", "--max-queued-bytes", bad])
+      #expect(status != 0, "\(bad) is refused")
+      #expect(output.contains("--max-queued-bytes"), "the message names the option: \(output)")
+    }
   }
 }

@@ -19,3 +19,24 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
     Thread.detachNewThread { continuation.resume(returning: work()) }
   }
 }
+
+/// Runs `executable` with `arguments` (in `directory`, if given) to its end and returns its exit
+/// status and its standard output and error together, waiting ``offThePool(_:)``.
+public func runToEnd(
+  _ executable: URL, _ arguments: [String], in directory: URL? = nil
+) async throws -> (status: Int32, output: String) {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = directory }
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  try process.run()
+  let data = await offThePool {
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return data
+  }
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -122,9 +122,12 @@ enum SessionOutbox {
     var byteCount: Int {
       switch self {
       case let .text(text), let .snapshot(_, text): text.utf8.count
-      case let .patch(roomID, edits): edits.reduce(roomID.utf8.count + 50) { $0 + $1.utf8.count + 1 }
+      case let .patch(roomID, edits): roomID.utf8.count + 50 + Self.editBytes(edits)
       }
     }
+
+    /// What edits add to a patch: each, and its comma.
+    static func editBytes(_ edits: [String]) -> Int { edits.reduce(0) { $0 + $1.utf8.count + 1 } }
 
     var frame: String {
       switch self {
@@ -143,9 +146,8 @@ enum SessionOutbox {
     switch item {
     case let .patch(roomID, edits):
       if case let .patch(lastRoom, queued)? = items.last, lastRoom == roomID {
-        let joined = Item.patch(roomID: roomID, edits: queued + edits)
-        defer { items[items.count - 1] = joined }
-        return joined.byteCount - items[items.count - 1].byteCount
+        items[items.count - 1] = .patch(roomID: roomID, edits: queued + edits)
+        return Item.editBytes(edits)
       }
     case let .snapshot(roomID, _):
       // A snapshot is the whole room: presence still queued for the room says nothing more.

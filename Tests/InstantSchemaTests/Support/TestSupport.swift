@@ -42,22 +42,9 @@ enum TestSupport {
   }
 
   /// Runs `executable` in `directory`, returning its exit status and its standard output and
-  /// error together. The waits for the child happen off the cooperative pool (`offThePool`).
+  /// error together.
   static func run(_ executable: URL?, _ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = await offThePool {
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return data
-    }
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    try await runToEnd(try #require(executable), arguments, in: directory)
   }
 
   /// Runs `git` from the path in `directory`, as a test user.

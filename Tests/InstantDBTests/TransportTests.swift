@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import InstantDB
 import NIOCore
 import NIOHTTP1
@@ -50,14 +55,14 @@ struct NIOTransportTests {
 
   @Test("Nothing listening: the connect fails with the address")
   func nothingListening() async throws {
-    let server = try await RawServer.start { Silent() }
-    let port = server.port
-    server.stop()
-    try await Task.sleep(for: .milliseconds(50))
+    // A port held by a socket that is bound but not listening refuses connections, and no other
+    // test's server can be given it meanwhile (a port freed by a stopped server could be).
+    let holder = try BoundPort()
+    defer { holder.close() }
     let error = await #expect(throws: WebSocketTransportError.self) {
-      _ = try await NIOWebSocketTransport().connect(to: Self.url(port))
+      _ = try await NIOWebSocketTransport().connect(to: Self.url(holder.port))
     }
-    #expect(error?.description.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("127.0.0.1:\(holder.port)") == true, "\(String(describing: error))")
   }
 
   @Test("Not a WebSocket URL: a clear error")
@@ -132,5 +137,47 @@ private final class NotFound: ChannelInboundHandler, Sendable {
     let response = "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
     let channel = context.channel
     context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in channel.close(promise: nil) }
+  }
+}
+
+/// A loopback TCP port bound by a socket that never listens: connecting to it is refused.
+private struct BoundPort {
+  let fd: Int32
+  let port: Int
+
+  struct Failure: Error { let call: String }
+
+  init() throws {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw Failure(call: "socket") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
+        bind(fd, sockaddr, length) == 0 && getsockname(fd, sockaddr, &length) == 0
+      }
+    }
+    guard bound else {
+      Self.close(fd)
+      throw Failure(call: "bind")
+    }
+    self.fd = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  func close() { Self.close(fd) }
+
+  private static func close(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
   }
 }

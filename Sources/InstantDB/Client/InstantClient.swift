@@ -88,6 +88,13 @@ public final class InstantClient: Sendable {
     QuerySubscription(query: query, reactor: reactor)
   }
 
+  /// The answer subscribers of `query` were last given (with pending writes applied), without
+  /// waiting for anything: nil when nobody is subscribed to `query` or it has no answer yet. Its
+  /// ``QueryResult/sequence`` orders it against the answers a subscription delivers.
+  public func currentResult(_ query: JSON) async -> QueryResult? {
+    await reactor.currentResult(query)
+  }
+
   /// The server's current answer to `query`. Throws ``InstantClientError/Kind/offline`` when not
   /// connected, and ``InstantClientError/Kind/timedOut`` after `timeout`.
   public func queryOnce(_ query: JSON, timeout: Duration = .seconds(30)) async throws -> QueryResult {

@@ -14,14 +14,21 @@ public struct QueryResult: Sendable, Equatable {
   public var error: InstantClientError?
   /// Whether any pending (not yet acknowledged) write of this device is applied to `data`.
   public var hasPendingWrites: Bool
+  /// When the client made this answer, across all of its queries: an answer made later has a
+  /// larger number. Two answers of one query can be put in order by it, however they reached
+  /// the caller (a subscription, ``InstantClient/currentResult(_:)``). 0 for answers made
+  /// elsewhere.
+  public var sequence: Int
 
   public init(
-    data: JSON, pageInfo: JSON? = nil, isFromCache: Bool, error: InstantClientError? = nil, hasPendingWrites: Bool
+    data: JSON, pageInfo: JSON? = nil, isFromCache: Bool, error: InstantClientError? = nil, hasPendingWrites: Bool,
+    sequence: Int = 0
   ) {
     self.data = data
     self.pageInfo = pageInfo
     self.isFromCache = isFromCache
     self.error = error
     self.hasPendingWrites = hasPendingWrites
+    self.sequence = sequence
   }
 }

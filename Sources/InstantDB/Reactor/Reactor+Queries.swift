@@ -27,6 +27,11 @@ extension Reactor {
     }
   }
 
+  /// What subscribers of `q` were last given, or nil when it has no subscriber or no answer yet.
+  func currentResult(_ q: JSON) -> QueryResult? {
+    queries[q.canonicalString]?.lastDelivered
+  }
+
   func unsubscribe(_ q: JSON, id: UUID) {
     let key = q.canonicalString
     guard var state = queries[key] else { return }
@@ -164,7 +169,11 @@ extension Reactor {
     } else {
       return
     }
+    // The same answer again is not news; a new one is numbered after every earlier one.
+    result.sequence = state.lastDelivered?.sequence ?? 0
     guard result != state.lastDelivered else { return }
+    resultSequence += 1
+    result.sequence = resultSequence
     queries[key]!.lastDelivered = result
     for subscriber in state.subscribers.values { subscriber.yield(result) }
   }

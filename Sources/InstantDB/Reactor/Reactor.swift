@@ -40,6 +40,8 @@ actor Reactor {
   /// The server's attrs (from `init-ok`/`refresh-ok`, plus those of acknowledged writes).
   var attrs: AttrStore
   var queries: [String: QueryState] = [:]
+  /// The number of the newest answer given to any subscriber (``QueryResult/sequence``).
+  var resultSequence = 0
   /// Server results saved earlier, by canonical query, for queries nobody subscribes to now.
   var cache: [String: ClientStorage.CachedQuery]
   /// Pending writes in order.

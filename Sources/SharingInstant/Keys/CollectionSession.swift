@@ -29,8 +29,11 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var writesEnded = 0
   private var writesInFlight: Int { writesStarted - writesEnded }
   private var waitingForWrites: [(upTo: Int, resume: @Sendable () -> Void)] = []
+  /// The newest result that came while a write of this key was not yet in the client's queries.
   private var heldResult: QueryResult?
   private var lastResult: QueryResult?
+  /// The ``QueryResult/sequence`` of the last result shown: an older one never replaces it.
+  private var shownSequence = 0
   private var rejection: (any Error)?
   /// Why this key's last write could not be queued (encoding, or the client refused it), until a
   /// later write is queued: what a user-initiated `save()` throws.
@@ -94,14 +97,24 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
           }
           continue
         }
-        let held = lock.withLock {
-          if writesInFlight > 0 { heldResult = result }
-          return writesInFlight > 0
-        }
-        if !held { deliver(result) }
+        receive(result)
       }
     }
     return { task.cancel() }
+  }
+
+  /// Shows `result` unless it is older than what the key shows. While a write of this key is not
+  /// yet in the client's queries, a result from before it would undo it on screen and in the
+  /// snapshot: the newest is held until the write is queued.
+  private func receive(_ result: QueryResult) {
+    lock.withLock {
+      guard result.sequence == 0 || result.sequence >= shownSequence else { return }
+      guard writesInFlight == 0 else {
+        if result.sequence >= heldResult?.sequence ?? 0 { heldResult = result }
+        return
+      }
+      deliver(result)
+    }
   }
 
   /// Decodes `result`, makes it the snapshot and gives it to the subscriber, with any decoding
@@ -146,6 +159,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     lock.withLock {
       snapshot = value
       lastResult = result
+      shownSequence = max(shownSequence, result.sequence)
       self.decoded = decoded
     }
     return (value, failure)
@@ -192,7 +206,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
           }
           done(.failure(error))
         }
-        self.finishWrite()
+        await self.finishWrite()
       }
     }
   }
@@ -205,13 +219,22 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     var old = EntityDiff.Snapshot()
     var new = EntityDiff.Snapshot()
     let (baseIDs, ids) = (base.ids, value.ids)
-    var aligned = 0
-    while aligned < min(baseIDs.count, ids.count), baseIDs[aligned] == ids[aligned] {
-      if base[aligned] != value[aligned] {
-        old[ids[aligned]] = try EntityDiff.encode(base[aligned])
-        new[ids[aligned]] = try EntityDiff.encode(value[aligned])
+    // Compared in place: this code is generic over the app's entity type, so reading an element
+    // by subscript would copy it (and retain each of its fields) just to compare it.
+    let (aligned, edited) = base.elements.withUnsafeBufferPointer { before in
+      value.elements.withUnsafeBufferPointer { after in
+        var aligned = 0
+        var edited: [Int] = []
+        while aligned < min(before.count, after.count), baseIDs[aligned] == ids[aligned] {
+          if before[aligned] != after[aligned] { edited.append(aligned) }
+          aligned += 1
+        }
+        return (aligned, edited)
       }
-      aligned += 1
+    }
+    for index in edited {
+      old[ids[index]] = try EntityDiff.encode(base[index])
+      new[ids[index]] = try EntityDiff.encode(value[index])
     }
     guard aligned < max(baseIDs.count, ids.count) else { return (old, new) }
     var kept = aligned
@@ -243,7 +266,10 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     if now { body() }
   }
 
-  private func finishWrite() {
+  /// Counts a write as ended and resumes the saves waiting for it. A result held meanwhile was
+  /// made before the write reached the client's queries; the client's current answer was made
+  /// after (`transact` applies a write to every query before it returns), so that one is shown.
+  private func finishWrite() async {
     let (held, ready): (QueryResult?, [@Sendable () -> Void]) = lock.withLock {
       writesEnded += 1
       let ended = writesEnded
@@ -253,8 +279,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       defer { heldResult = nil }
       return (heldResult, ready)
     }
-    if let held { deliver(held) }
     for resume in ready { resume() }
+    guard let held else { return }
+    receive(await client.currentResult(key.instaQL) ?? held)
   }
 
   /// Reports a write the server refused on this key (`loadError`) until the key's next write.

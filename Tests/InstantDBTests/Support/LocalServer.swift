@@ -68,6 +68,7 @@ final class Watcher: Sendable {
   deinit { reader.cancel() }
 
   var last: QueryResult? { results.withLock { $0.last } }
+  var all: [QueryResult] { results.withLock { $0 } }
   var count: Int { results.withLock { $0.count } }
 
   /// The latest result if it matches, else waits for one that does.

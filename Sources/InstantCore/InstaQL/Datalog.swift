@@ -63,8 +63,13 @@ enum Planner {
 
   static func score(_ clause: Clause, _ bound: Set<Int>) -> Int {
     switch clause {
-    case let .or(_, join):
-      return bound.contains(join) ? 95 : 5
+    case let .or(branches, join):
+      if bound.contains(join) { return 95 }
+      // Each branch is enumerated on its own, so the `or` is as cheap a way in as its costliest
+      // branch's best first clause (`title = "x"` or `pageCount > n` beats a scan of every
+      // entity); a plain clause as good goes first.
+      let entry = branches.map { branch in branch.map { score($0, bound) }.max() ?? 0 }.min() ?? 0
+      return max(5, entry - 1)
     case let .pattern(p):
       let eBound: Bool
       switch p.e {
@@ -94,9 +99,41 @@ enum Planner {
 /// Once the answer's variables are bound, the remaining clauses only need one solution, so the
 /// search stops there; the reference enumerates every combination and deduplicates afterwards.
 final class DatalogRun {
-  struct Answer: Hashable {
-    let e: UInt32
-    let timeBits: UInt64
+  /// The answers found so far, for deduplication: open addressing with a multiplicative hash
+  /// (a `Set` hashed each answer with SipHash and regrew from empty on every run).
+  struct AnswerSet {
+    private var entities: [UInt32] = []
+    private var times: [UInt64] = []
+    private var count = 0
+
+    /// Adds (e, time bits); false when it was there already. `e` is never `UInt32.max` (a symbol).
+    mutating func insert(_ e: UInt32, _ timeBits: UInt64) -> Bool {
+      if 2 * (count + 1) > entities.count { grow() }
+      let mask = entities.count - 1
+      var i = Self.slot(e, timeBits, mask)
+      while entities[i] != .max {
+        if entities[i] == e && times[i] == timeBits { return false }
+        i = (i + 1) & mask
+      }
+      entities[i] = e
+      times[i] = timeBits
+      count += 1
+      return true
+    }
+
+    private static func slot(_ e: UInt32, _ timeBits: UInt64, _ mask: Int) -> Int {
+      let h = (UInt64(e) &* 0x9E37_79B9_7F4A_7C15) ^ (timeBits &* 0xC2B2_AE3D_27D4_EB4F)
+      return Int(truncatingIfNeeded: h >> 32) & mask
+    }
+
+    private mutating func grow() {
+      let (oldEntities, oldTimes) = (entities, times)
+      let capacity = max(16, oldEntities.count * 2)
+      entities = Array(repeating: .max, count: capacity)
+      times = Array(repeating: 0, count: capacity)
+      count = 0
+      for i in oldEntities.indices where oldEntities[i] != .max { _ = insert(oldEntities[i], oldTimes[i]) }
+    }
   }
 
   let store: TripleStore
@@ -106,7 +143,7 @@ final class DatalogRun {
   let entityVar: Int
   let timeVar: Int
   var answers: [(e: UInt32, t: Double)] = []
-  var seen: Set<Answer> = []
+  var seen = AnswerSet()
   /// When set, the records each answer was derived from (its first derivation): the triples a
   /// client needs to re-evaluate the where clause itself.
   var witnesses: [UInt32: [UInt32]]? = nil
@@ -200,7 +237,7 @@ final class DatalogRun {
     default: break
     }
     let bits = t.isNaN ? UInt64.max : (t == 0 ? 0 : t.bitPattern)
-    guard seen.insert(Answer(e: e, timeBits: bits)).inserted else { return }
+    guard seen.insert(e, bits) else { return }
     if witnesses != nil, witnesses![e] == nil { witnesses![e] = trail }
     answers.append((e, t))
   }

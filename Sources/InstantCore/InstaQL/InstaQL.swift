@@ -110,12 +110,20 @@ struct ObjectAttrs {
 
   final class LabelSets {
     var byPresence: [UInt64: [String]] = [:]
+    var last: (present: UInt64, labels: [String])?
   }
 
   func labels(present: UInt64) -> [String] {
-    if let shared = labelSets.byPresence[present] { return shared }
-    let chosen = labels.indices.filter { present & (1 << UInt64($0)) != 0 }.map { labels[$0] }
-    labelSets.byPresence[present] = chosen
+    // Objects of one form mostly have the same attrs: the last answer, before any hashing.
+    if let last = labelSets.last, last.present == present { return last.labels }
+    let chosen: [String]
+    if let shared = labelSets.byPresence[present] {
+      chosen = shared
+    } else {
+      chosen = labels.indices.filter { present & (1 << UInt64($0)) != 0 }.map { labels[$0] }
+      labelSets.byPresence[present] = chosen
+    }
+    labelSets.last = (present, chosen)
     return chosen
   }
 }
@@ -142,28 +150,50 @@ struct SortAttr {
 struct StringSortKeys {
   let values: [String?]
   let ids: [UUIDBits]
+  /// Each value's first 8 UTF-8 bytes, big-endian and zero-padded: two values whose prefixes
+  /// differ compare as their prefixes do, without reading the strings. `nil` where UTF-8 order
+  /// may not be UTF-16 order within those bytes (a byte ≥ 0xEE, see `JSString.compareUTF16`).
+  let prefixes: [UInt64?]
 
   init?(_ keys: [(e: UInt32, v: JSValue)], dataType: String?, store: TripleStore) {
     guard dataType != "string" else { return nil }
     var values: [String?] = []
     var ids: [UUIDBits] = []
+    var prefixes: [UInt64?] = []
     values.reserveCapacity(keys.count)
     ids.reserveCapacity(keys.count)
+    prefixes.reserveCapacity(keys.count)
     for (e, v) in keys {
       let bits = Int(e) < store.entityUUID.count ? store.entityUUID[Int(e)] : .invalid
       guard bits.isValid else { return nil }
       switch v {
-      case let .string(s): values.append(s)
-      case .undefined, .null: values.append(nil)
+      case var .string(s):
+        values.append(s)
+        prefixes.append(s.withUTF8(Self.prefix))
+      case .undefined, .null:
+        values.append(nil)
+        prefixes.append(nil)
       default: return nil
       }
       ids.append(bits)
     }
     self.values = values
     self.ids = ids
+    self.prefixes = prefixes
+  }
+
+  static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    var key: UInt64 = 0
+    for k in 0..<8 {
+      let b = k < bytes.count ? bytes[k] : 0
+      if b >= 0xEE { return nil }
+      key = key << 8 | UInt64(b)
+    }
+    return key
   }
 
   func compare(_ i: Int, _ j: Int) -> Int {
+    if let x = prefixes[i], let y = prefixes[j], x != y { return x < y ? -1 : 1 }
     switch (values[i], values[j]) {
     case (nil, nil): return compareIds(i, j)
     case (_, nil): return 1
@@ -340,7 +370,10 @@ final class QueryRun {
       return ([], [])
     }
     let compiled = try compile(node)
-    let answers = try self.answers(compiled, parent: parent)
+    // Ordered by time (no cursor, no value to order by): answers in the order they were added
+    // are usually sorted already.
+    let byTime = startCursor.map { !JSValue($0).isTruthy } ?? true && orderAttrs(node).sort == nil
+    let answers = try self.answers(compiled, parent: parent, inAddedOrder: byTime)
     let options = node.parsedOptions
     let ascending = options.ascending
     let descending = options.descending
@@ -478,8 +511,10 @@ final class QueryRun {
   }
 
   /// Every `(entity, created-at)` answer of a form for one parent.
-  func answers(_ compiled: CompiledForm, parent: UInt32?) throws(QueryFailure) -> [(e: UInt32, t: Double)] {
-    if let simple = compiled.simple { return simpleAnswers(simple, parent: parent) }
+  func answers(_ compiled: CompiledForm, parent: UInt32?, inAddedOrder: Bool = false) throws(QueryFailure)
+    -> [(e: UInt32, t: Double)]
+  {
+    if let simple = compiled.simple { return simpleAnswers(simple, parent: parent, inAddedOrder: inAddedOrder) }
     let run = DatalogRun(
       store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
     if let parentVar = compiled.parentVar, let parent { run.bindings[parentVar] = .key(.sym(parent)) }
@@ -489,7 +524,7 @@ final class QueryRun {
 
   /// The answers of `[parent, link, ?e] [?e, id, ?e, ?t]` (or just the id pattern) read from the
   /// indexes directly.
-  func simpleAnswers(_ simple: SimpleForm, parent: UInt32?) -> [(e: UInt32, t: Double)] {
+  func simpleAnswers(_ simple: SimpleForm, parent: UInt32?, inAddedOrder: Bool) -> [(e: UInt32, t: Double)] {
     guard let idAttr = simple.idAttr else { return [] }
     var out: [(e: UInt32, t: Double)] = []
     func addIfMember(_ e: UInt32) {
@@ -500,13 +535,17 @@ final class QueryRun {
       }
     }
     guard let parent else {
+      // `inAddedOrder`: in the order the triples were added (the index's own order is its
+      // hashing's), which is usually time order, so sorting the answers by time finds them sorted.
       let byValue = store.aev[idAttr] ?? [:]
-      out.reserveCapacity(byValue.count)
-      for (_, list) in byValue {
-        list.forEach { r in
-          let rec = store.records[Int(r)]
-          if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
-        }
+      var records: [UInt32] = []
+      records.reserveCapacity(byValue.count)
+      for (_, list) in byValue { list.forEach { records.append($0) } }
+      if inAddedOrder { records.sort() }
+      out.reserveCapacity(records.count)
+      for r in records {
+        let rec = store.records[Int(r)]
+        if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
       }
       return out
     }
@@ -559,6 +598,10 @@ final class QueryRun {
     if let first, first <= 64 {
       return Self.smallest(first, of: keyed, ascending: ascending).map { ($0.e, $0.t) }
     }
+    // Answers often come in time order already (an attr's entities in the order they were added).
+    if ascending ? Self.isSorted(keyed, by: <) : Self.isSorted(keyed, by: >) { return answers }
+    // In ascending order with no two keys equal, the descending order is the reverse.
+    if !ascending, Self.isSorted(keyed, by: <=) { return answers.reversed() }
     // Stable, so ids that parse to the same bits keep their input order, as before.
     if ascending {
       keyed.sort { ($0.time, $0.hi, $0.lo) < ($1.time, $1.hi, $1.lo) }
@@ -566,6 +609,20 @@ final class QueryRun {
       keyed.sort { ($0.time, $0.hi, $0.lo) > ($1.time, $1.hi, $1.lo) }
     }
     return keyed.map { ($0.e, $0.t) }
+  }
+
+  /// Whether no element of `keyed` comes `before` the one preceding it, by (time, hi, lo): with
+  /// `<` or `>`, whether a stable sort would leave it as it is; with `<=`, whether it is strictly
+  /// ascending.
+  static func isSorted(
+    _ keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)],
+    by before: ((UInt64, UInt64, UInt64), (UInt64, UInt64, UInt64)) -> Bool
+  ) -> Bool {
+    for i in keyed.indices.dropFirst() {
+      let (x, y) = (keyed[i - 1], keyed[i])
+      if before((y.time, y.hi, y.lo), (x.time, x.hi, x.lo)) { return false }
+    }
+    return true
   }
 
   /// The first `k` of `keyed` in the stable order by (time, hi, lo), ascending or descending: a

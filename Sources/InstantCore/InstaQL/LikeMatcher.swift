@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Matches SQL LIKE patterns the way the reference client's regex does: over UTF-16 code units,
 /// `%` any run (newlines included), `_` exactly one unit, everything else literal, anchored at
 /// both ends. Case-insensitive matching uses JavaScript's non-Unicode `i` canonicalisation
@@ -15,6 +21,11 @@ struct LikeMatcher: Sendable {
   /// last when it ends with one). Such a pattern matches when the first literal is a prefix, the
   /// last a suffix, and the others occur in order in between, each at its leftmost place.
   let literals: [[UInt16]]?
+  /// The same literals as bytes, when all of them are ASCII: then they can be matched against the
+  /// text's UTF-8 in place, whatever the text holds. An ASCII unit is one byte in UTF-8, and every
+  /// byte of a non-ASCII character is ≥ 0x80 (and no non-ASCII unit canonicalises to ASCII), so
+  /// prefixes, suffixes and occurrences of ASCII literals are the same in UTF-8 as in UTF-16.
+  let asciiLiterals: [[UInt8]]?
 
   init(pattern: String, caseSensitive: Bool) {
     self.caseSensitive = caseSensitive
@@ -37,10 +48,22 @@ struct LikeMatcher: Sendable {
       }
       literals = parts
     }
+    if let literals, literals.allSatisfy({ $0.allSatisfy { $0 < 0x80 } }) {
+      asciiLiterals = literals.map { $0.map { UInt8($0) } }
+    } else {
+      asciiLiterals = nil
+    }
   }
 
   func matches(_ s: String) -> Bool {
     var s = s
+    if let asciiLiterals {
+      return s.withUTF8 { bytes in
+        caseSensitive
+          ? Self.matchLiterals(asciiLiterals, in: bytes, fold: false)
+          : Self.matchLiterals(asciiLiterals, in: bytes, fold: true)
+      }
+    }
     // ASCII text (the common case): its UTF-16 units are its bytes, read in place.
     let ascii = s.withUTF8 { bytes -> Bool? in
       for byte in bytes where byte >= 0x80 { return nil }
@@ -113,6 +136,55 @@ struct LikeMatcher: Sendable {
     for part in parts[1..<(parts.count - 1)] where !part.isEmpty {
       var found = false
       while i + part.count <= end {
+        if occurs(part, at: i) {
+          found = true
+          break
+        }
+        i += 1
+      }
+      if !found { return false }
+      i += part.count
+    }
+    return true
+  }
+
+  /// ``matchLiterals(_:count:_:)`` over UTF-8 bytes, `fold` upper-casing ASCII letters of the text
+  /// (the literals are upper-cased already).
+  @inline(__always)
+  private static func matchLiterals(_ parts: [[UInt8]], in text: UnsafeBufferPointer<UInt8>, fold: Bool) -> Bool {
+    guard let base = text.baseAddress else { return parts.allSatisfy(\.isEmpty) }
+    let count = text.count
+    @inline(__always) func byte(_ i: Int) -> UInt8 {
+      let b = base[i]
+      return fold && b >= 0x61 && b <= 0x7A ? b - 32 : b
+    }
+    func occurs(_ part: [UInt8], at i: Int) -> Bool {
+      part.withUnsafeBufferPointer { p in
+        for k in 0..<p.count where byte(i + k) != p[k] { return false }
+        return true
+      }
+    }
+    if parts.count == 1 { return parts[0].count == count && occurs(parts[0], at: 0) }
+    let first = parts[0]
+    let last = parts[parts.count - 1]
+    guard first.count + last.count <= count, occurs(first, at: 0), occurs(last, at: count - last.count) else {
+      return false
+    }
+    var i = first.count
+    let end = count - last.count
+    for part in parts[1..<(parts.count - 1)] where !part.isEmpty {
+      let lead = part[0]
+      var found = false
+      while i + part.count <= end {
+        // The next place the literal's first byte occurs (either case when folding).
+        if fold, lead >= 0x41 && lead <= 0x5A {
+          while i + part.count <= end, byte(i) != lead { i += 1 }
+        } else {
+          let span = end - part.count + 1 - i
+          guard let hit = memchr(base + i, Int32(lead), span) else { break }
+          i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        guard i + part.count <= end else { break }
         if occurs(part, at: i) {
           found = true
           break

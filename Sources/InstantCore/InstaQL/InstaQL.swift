@@ -109,21 +109,15 @@ struct ObjectAttrs {
   let labelSets = LabelSets()
 
   final class LabelSets {
-    var byPresence: [UInt64: [String]] = [:]
-    var last: (present: UInt64, labels: [String])?
+    /// The sets seen so far; a form's objects have a few (a linear search is cheaper than hashing).
+    var byPresence: [(present: UInt64, labels: [String])] = []
   }
 
   func labels(present: UInt64) -> [String] {
-    // Objects of one form mostly have the same attrs: the last answer, before any hashing.
-    if let last = labelSets.last, last.present == present { return last.labels }
-    let chosen: [String]
-    if let shared = labelSets.byPresence[present] {
-      chosen = shared
-    } else {
-      chosen = labels.indices.filter { present & (1 << UInt64($0)) != 0 }.map { labels[$0] }
-      labelSets.byPresence[present] = chosen
-    }
-    labelSets.last = (present, chosen)
+    for known in labelSets.byPresence where known.present == present { return known.labels }
+    let chosen = labels.indices.filter { present & (1 << UInt64($0)) != 0 }.map { labels[$0] }
+    // Objects with many different sets share nothing worth keeping; the first few are kept.
+    if labelSets.byPresence.count < 16 { labelSets.byPresence.append((present, chosen)) }
     return chosen
   }
 }
@@ -259,19 +253,23 @@ final class QueryRun {
       throw .error(.typeError("Cannot read properties of null (reading '$')", "the form for \(node.etype) is null"))
     }
     let entities: [UInt32]
-    let objects: [JSONObject]
+    let attrs: ObjectAttrs
     do throws(QueryFailure) {
-      (entities, objects) = try resolveObjects(node, parent: parent, pageInfo: pageInfo)
+      (entities, attrs) = try resolveEntities(node, parent: parent, pageInfo: pageInfo)
     } catch let failure {
       if case .attrNotFound = failure { return [] }
       throw failure
     }
+    // Each object is built where it is used, so adding its links changes the only copy.
     let labels = node.labels
-    if labels.isEmpty { return objects.map { .object($0) } }
     var out: [JSON] = []
-    out.reserveCapacity(objects.count)
-    for (i, e) in entities.enumerated() {
-      var object = objects[i]
+    out.reserveCapacity(entities.count)
+    if labels.isEmpty {
+      for e in entities { out.append(.object(object(e, attrs))) }
+      return out
+    }
+    for e in entities {
+      var object = object(e, attrs)
       for label in labels {
         let singular = isSingular(node, label)
         let link = try childLink(node, label)
@@ -361,13 +359,15 @@ final class QueryRun {
   }
 
   /// `resolveObjects`: the matching entities, sorted, deduplicated, windowed by cursors, limited.
-  func resolveObjects(_ node: FormNode, parent: UInt32?, pageInfo: JSON?)
-    throws(QueryFailure) -> ([UInt32], [JSONObject])
+  /// The entities a form selects for one parent, in order, windowed and limited, with how to
+  /// build their objects.
+  func resolveEntities(_ node: FormNode, parent: UInt32?, pageInfo: JSON?)
+    throws(QueryFailure) -> ([UInt32], ObjectAttrs)
   {
     let startCursor = JSObjects.get(pageInfo, "start-cursor")
     let endCursor = JSObjects.get(pageInfo, "end-cursor")
     if !node.parsedOptions.isLeading && !(pageInfo.map { JSValue($0).isTruthy } ?? false && JSValue(startCursor).isTruthy) {
-      return ([], [])
+      return ([], objectAttrs(node))
     }
     let compiled = try compile(node)
     // Ordered by time (no cursor, no value to order by): answers in the order they were added
@@ -486,8 +486,7 @@ final class QueryRun {
         entities = Array(entities.prefix(end))
       }
     }
-    let attrs = objectAttrs(node)
-    return (entities, entities.map { object($0, attrs) })
+    return (entities, objectAttrs(node))
   }
 
   /// The attr of the form's `order` and, unless it is the id attr, how to sort by it.

@@ -120,9 +120,46 @@ struct LikeMatcher: Sendable {
 
   @inline(__always)
   private func matchLiterals(_ parts: [[UInt16]], count: Int, _ unit: (Int) -> UInt16) -> Bool {
-    func occurs(_ part: [UInt16], at i: Int) -> Bool {
-      for k in part.indices where unit(i + k) != part[k] { return false }
-      return true
+    Self.matchLiterals(parts, count: count, unit) { lead, from, last in
+      var i = from
+      while i <= last, unit(i) != lead { i += 1 }
+      return i
+    }
+  }
+
+  /// The literal-only match over UTF-8 bytes, `fold` upper-casing ASCII letters of the text (the
+  /// literals are upper-cased already). A literal's first byte is found with `memchr` where the
+  /// case does not matter.
+  @inline(__always)
+  private static func matchLiterals(_ parts: [[UInt8]], in text: UnsafeBufferPointer<UInt8>, fold: Bool) -> Bool {
+    guard let base = text.baseAddress else { return parts.allSatisfy(\.isEmpty) }
+    @inline(__always) func byte(_ i: Int) -> UInt8 {
+      let b = base[i]
+      return fold && b >= 0x61 && b <= 0x7A ? b - 32 : b
+    }
+    return matchLiterals(parts, count: text.count, byte) { lead, from, last in
+      if fold, lead >= 0x41 && lead <= 0x5A {
+        var i = from
+        while i <= last, byte(i) != lead { i += 1 }
+        return i
+      }
+      guard let hit = memchr(base + from, Int32(lead), last - from + 1) else { return last + 1 }
+      return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  /// Whether `count` units read by `unit` match `parts`, the literals between `%`s: the first a
+  /// prefix, the last a suffix, the others in order in between, each at its leftmost place.
+  /// `next(lead, from, last)` is the first position in `from...last` holding `lead`, or `last + 1`.
+  @inline(__always)
+  private static func matchLiterals<Unit: FixedWidthInteger>(
+    _ parts: [[Unit]], count: Int, _ unit: (Int) -> Unit, next: (Unit, Int, Int) -> Int
+  ) -> Bool {
+    func occurs(_ part: [Unit], at i: Int) -> Bool {
+      part.withUnsafeBufferPointer { p in
+        for k in 0..<p.count where unit(i + k) != p[k] { return false }
+        return true
+      }
     }
     // `parts` has one more element than there are runs: with no run, the pattern is one literal.
     if parts.count == 1 { return parts[0].count == count && occurs(parts[0], at: 0) }
@@ -136,54 +173,7 @@ struct LikeMatcher: Sendable {
     for part in parts[1..<(parts.count - 1)] where !part.isEmpty {
       var found = false
       while i + part.count <= end {
-        if occurs(part, at: i) {
-          found = true
-          break
-        }
-        i += 1
-      }
-      if !found { return false }
-      i += part.count
-    }
-    return true
-  }
-
-  /// ``matchLiterals(_:count:_:)`` over UTF-8 bytes, `fold` upper-casing ASCII letters of the text
-  /// (the literals are upper-cased already).
-  @inline(__always)
-  private static func matchLiterals(_ parts: [[UInt8]], in text: UnsafeBufferPointer<UInt8>, fold: Bool) -> Bool {
-    guard let base = text.baseAddress else { return parts.allSatisfy(\.isEmpty) }
-    let count = text.count
-    @inline(__always) func byte(_ i: Int) -> UInt8 {
-      let b = base[i]
-      return fold && b >= 0x61 && b <= 0x7A ? b - 32 : b
-    }
-    func occurs(_ part: [UInt8], at i: Int) -> Bool {
-      part.withUnsafeBufferPointer { p in
-        for k in 0..<p.count where byte(i + k) != p[k] { return false }
-        return true
-      }
-    }
-    if parts.count == 1 { return parts[0].count == count && occurs(parts[0], at: 0) }
-    let first = parts[0]
-    let last = parts[parts.count - 1]
-    guard first.count + last.count <= count, occurs(first, at: 0), occurs(last, at: count - last.count) else {
-      return false
-    }
-    var i = first.count
-    let end = count - last.count
-    for part in parts[1..<(parts.count - 1)] where !part.isEmpty {
-      let lead = part[0]
-      var found = false
-      while i + part.count <= end {
-        // The next place the literal's first byte occurs (either case when folding).
-        if fold, lead >= 0x41 && lead <= 0x5A {
-          while i + part.count <= end, byte(i) != lead { i += 1 }
-        } else {
-          let span = end - part.count + 1 - i
-          guard let hit = memchr(base + i, Int32(lead), span) else { break }
-          i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
+        i = next(part[0], i, end - part.count)
         guard i + part.count <= end else { break }
         if occurs(part, at: i) {
           found = true

@@ -220,13 +220,17 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     var new = EntityDiff.Snapshot()
     let (baseIDs, ids) = (base.ids, value.ids)
     // Compared in place: this code is generic over the app's entity type, so reading an element
-    // by subscript would copy it (and retain each of its fields) just to compare it.
+    // by subscript would copy it (and retain each of its fields) just to compare it. A row the
+    // edit did not touch is a bit-for-bit copy of its snapshot (same string buffers, same
+    // numbers), which settles it without `==`; any other row is compared with `==`.
+    let size = MemoryLayout<Entity>.size
     let (aligned, edited) = base.elements.withUnsafeBufferPointer { before in
       value.elements.withUnsafeBufferPointer { after in
         var aligned = 0
         var edited: [Int] = []
         while aligned < min(before.count, after.count), baseIDs[aligned] == ids[aligned] {
-          if before[aligned] != after[aligned] { edited.append(aligned) }
+          let (x, y) = (before.baseAddress! + aligned, after.baseAddress! + aligned)
+          if memcmp(x, y, size) != 0, x.pointee != y.pointee { edited.append(aligned) }
           aligned += 1
         }
         return (aligned, edited)

@@ -76,10 +76,14 @@ struct AttrCreator {
     self.newID = newID
   }
 
+  /// The attrs with those this transaction creates. Unsynced attrs re-emitted for the wire are in
+  /// `attrs` already, so a transaction that creates none (every write of an offline client) does
+  /// not rebuild the attr indexes.
   var resultAttrs: AttrStore {
-    guard !localAttrs.isEmpty else { return attrs }
+    let created = localAttrs.filter { attrs[$0.id] == nil }
+    guard !created.isEmpty else { return attrs }
     var next = attrs
-    for attr in localAttrs { next.add(attr) }
+    for attr in created { next.add(attr) }
     return next
   }
 

@@ -70,7 +70,8 @@ extension Reactor {
   }
 
   static func addAttrs(of m: PendingMutation, to attrs: inout AttrStore) {
-    for json in m.addedAttrs {
+    // A pending write re-sends the unsynced attrs it uses: most are known already.
+    for json in m.addedAttrs where json["id"]?.stringValue.map({ attrs[$0] == nil }) ?? true {
       if let attr = try? Attr(json: json), attrs[attr.id] == nil { attrs.add(attr) }
     }
   }

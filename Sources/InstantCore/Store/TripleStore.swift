@@ -53,7 +53,6 @@ public struct TripleStore: Sendable {
   /// Reads wire triples (`[e, a, v]` or `[e, a, v, t]`); rows that are not triples are refused.
   public init(attrs: AttrStore, tripleRows: [JSON], cardinalityInference: Bool = false) throws(StoreError) {
     self.init(attrs: attrs, cardinalityInference: cardinalityInference)
-    symbols.reserve(tripleRows.count)
     records.reserveCapacity(tripleRows.count)
     for (i, row) in tripleRows.enumerated() {
       guard let triple = Triple(json: row) else {

@@ -168,6 +168,13 @@ enum IndexList: Sendable {
     }
   }
 
+  /// Copies a long list into an array with no unused room, when that frees at least 16 bytes
+  /// (the allocator's granularity).
+  mutating func trim() {
+    guard case let .many(a) = self, a.capacity - a.count >= 4 else { return }
+    self = .many(a.trimmed())
+  }
+
   /// Removes `x`; an emptied list stays present as `.empty`.
   mutating func remove(_ x: UInt32) {
     switch self {
@@ -207,5 +214,15 @@ extension UnsafeRawBufferPointer {
       i += 1
     }
     return true
+  }
+}
+
+extension Array {
+  /// A copy with no unused room.
+  func trimmed() -> [Element] {
+    var copy: [Element] = []
+    copy.reserveCapacity(count)
+    copy.append(contentsOf: self)
+    return copy
   }
 }

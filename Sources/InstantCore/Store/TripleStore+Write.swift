@@ -72,7 +72,7 @@ extension TripleStore {
   mutating func insertRecord(_ e: UInt32, _ a: UInt32, _ v: ValueKey, t: Double, isRef: Bool) -> UInt32 {
     let r = newRecord(TripleRecord(e: e, a: a, v: v, t: t))
     appendToSlot(e, a, r)
-    aev[a, default: [:]][v, default: .empty].append(r)
+    aev[a, default: [:]].append(r, at: v)
     if isRef, let target = v.sym { addReverse(target, a, e) }
     return r
   }
@@ -88,7 +88,7 @@ extension TripleStore {
     } else {
       eav[i]!.append(AttrSlot(attr: a, seq: takeSeq(), triples: .one(r)))
     }
-    aev[a, default: [:]][record.v, default: .empty].append(r)
+    aev[a, default: [:]].append(r, at: record.v)
   }
 
   /// Removes the whole (e, a) slot and its records (no reverse entries: the reference's quirk).

@@ -22,7 +22,7 @@ public struct TripleStore: Sendable {
   var freeRecords: [UInt32] = []
   /// Indexed by entity symbol; `nil` where the symbol is not an entity.
   var eav: [[AttrSlot]?] = []
-  var aev: [UInt32: [ValueKey: IndexList]] = [:]
+  var aev: [UInt32: ValueIndex] = [:]
   var vae: [UInt32: [ReverseSlot]] = [:]
   /// Insertion counter for slots and entities (JavaScript `Map` order).
   var nextSeq: UInt32 = 0
@@ -48,6 +48,7 @@ public struct TripleStore: Sendable {
     self.attrs = attrs
     self.cardinalityInference = cardinalityInference
     for triple in triples { index(triple) }
+    trimCapacity()
   }
 
   /// Reads wire triples (`[e, a, v]` or `[e, a, v, t]`); rows that are not triples are refused.
@@ -60,6 +61,7 @@ public struct TripleStore: Sendable {
       }
       index(triple)
     }
+    trimCapacity()
   }
 
   // MARK: Reading
@@ -217,10 +219,15 @@ public struct TripleStore: Sendable {
 
   mutating func ensureEntity(_ e: UInt32) {
     if Int(e) >= eav.count {
-      let grow = max(Int(e) + 1 - eav.count, eav.count / 2)
-      eav.append(contentsOf: repeatElement(nil, count: grow))
-      entitySeq.append(contentsOf: repeatElement(0, count: grow))
-      entityUUID.append(contentsOf: repeatElement(.invalid, count: grow))
+      // Grown by half (appending would double each array's capacity besides), reserved exactly:
+      // these arrays hold a slot for every symbol up to the newest entity's.
+      let size = max(Int(e) + 1, eav.count + eav.count / 2)
+      eav.reserveCapacity(size)
+      entitySeq.reserveCapacity(size)
+      entityUUID.reserveCapacity(size)
+      eav.append(contentsOf: repeatElement(nil, count: size - eav.count))
+      entitySeq.append(contentsOf: repeatElement(0, count: size - entitySeq.count))
+      entityUUID.append(contentsOf: repeatElement(.invalid, count: size - entityUUID.count))
     }
     if eav[Int(e)] == nil {
       eav[Int(e)] = []
@@ -279,6 +286,16 @@ public struct TripleStore: Sendable {
     self = TripleStore(attrs: attrs, cardinalityInference: inference)
     clientClock = clock
     for t in all { index(t) }
+    trimCapacity()
+  }
+
+  /// Gives each long list of the aev and vae indexes the room it uses and no more (a list grown by
+  /// appending keeps up to half its room unused), after many triples were indexed at once.
+  mutating func trimCapacity() {
+    for a in Array(aev.keys) { aev[a]!.trimLists() }
+    for target in Array(vae.keys) {
+      for j in vae[target]!.indices { vae[target]![j].sources.trim() }
+    }
   }
 }
 

@@ -537,11 +537,20 @@ final class QueryRun {
       // `inAddedOrder`: in the order the triples were added (the index's own order is its
       // hashing's), which is usually time order, so sorting the answers by time finds them sorted.
       let byValue = store.aev[idAttr] ?? [:]
+      out.reserveCapacity(byValue.count)
+      guard inAddedOrder else {
+        for (_, list) in byValue {
+          list.forEach { r in
+            let rec = store.records[Int(r)]
+            if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
+          }
+        }
+        return out
+      }
       var records: [UInt32] = []
       records.reserveCapacity(byValue.count)
       for (_, list) in byValue { list.forEach { records.append($0) } }
-      if inAddedOrder { records.sort() }
-      out.reserveCapacity(records.count)
+      records.sort()
       for r in records {
         let rec = store.records[Int(r)]
         if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }

@@ -14,20 +14,34 @@ final class QueryPlanCache: @unchecked Sendable {
   // out of the cache while one evaluation uses it, so no two evaluations ever share a plan.
   private let lock = NSLock()
   private var plans: [QueryKey: QueryPlan] = [:]
+  /// The plan put last, outside `plans`: a query evaluated again (a client re-evaluates the same
+  /// query value after every change) is found by comparing bits, without hashing the query.
+  private var last: (key: QueryKey, plan: QueryPlan)?
   /// Plans kept per store; past this an arbitrary one makes room.
   static let capacity = 64
 
   /// Removes and returns the plan for `query` if it still holds in `store`.
   func take(_ key: QueryKey, for store: TripleStore) -> QueryPlan? {
-    guard let plan = lock.withLock({ plans.removeValue(forKey: key) }) else { return nil }
+    let plan: QueryPlan? = lock.withLock {
+      if let last, QueryKey.sameBits(last.key.query, key.query) {
+        self.last = nil
+        return last.plan
+      }
+      return plans.removeValue(forKey: key)
+    }
+    guard let plan else { return nil }
     return plan.holds(in: store) ? plan : nil
   }
 
   /// Keeps `plan` for the next evaluation of its query.
   func put(_ key: QueryKey, _ plan: QueryPlan) {
     lock.withLock {
-      if plans.count >= Self.capacity, plans[key] == nil { plans.remove(at: plans.startIndex) }
-      plans[key] = plan
+      if let previous = last, !QueryKey.sameBits(previous.key.query, key.query) {
+        if plans.count >= Self.capacity, plans[previous.key] == nil { plans.remove(at: plans.startIndex) }
+        plans[previous.key] = previous.plan
+      }
+      // `take` removed `key` from `plans` (every `put` follows a `take` of its key).
+      last = (key, plan)
     }
   }
 }
@@ -90,6 +104,14 @@ struct QueryKey: Hashable {
   static func == (a: QueryKey, b: QueryKey) -> Bool { Self.identical(a.query, b.query) }
 
   func hash(into hasher: inout Hasher) { Self.hash(query, into: &hasher) }
+
+  /// Whether two values are the same bits: the same scalars, or the same storage of the same
+  /// strings, arrays and objects, which cannot change while the cache holds one of them. Not
+  /// the same bits says nothing (``identical`` decides).
+  static func sameBits(_ a: JSON, _ b: JSON) -> Bool {
+    var (a, b) = (a, b)
+    return withUnsafeBytes(of: &a) { x in withUnsafeBytes(of: &b) { y in x.elementsEqual(y) } }
+  }
 
   static func identical(_ a: JSON, _ b: JSON) -> Bool {
     switch (a, b) {

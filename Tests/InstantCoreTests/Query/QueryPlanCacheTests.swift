@@ -78,6 +78,18 @@ import Testing
     }
   }
 
+  @Test("the same query value again takes the last plan (no hashing), which must still hold after each write") func lastPlan() throws {
+    for text in Self.queries {
+      let query = try TestData.json(text)
+      var store = try TestData.store()
+      for (i, tx) in Self.transactions.enumerated() {
+        _ = Self.outcome(store, query)  // its plan is now the cache's last one
+        try store.transact(#require(TestData.json(tx).arrayValue))
+        expectEqual(Self.outcome(store, query), Self.outcome(Self.uncached(store), query), "\(text) after transaction \(i)")
+      }
+    }
+  }
+
   @Test("the plan checks hold: a string it looked up and found, then a different string on its symbol in a copy") func divergedCopies() throws {
     let query = try TestData.json(#"{"items":{"$":{"where":{"tag":"green"}}}}"#)
     let base = try TestData.store()

@@ -138,6 +138,9 @@ struct SortAttr {
   }
 }
 
+/// An answer (entity, creation time) with its time as an integer key and its id's UUID bits.
+typealias TimeKeyed = (time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)
+
 /// Sort keys that are all strings or nullish, on an attr that is not string-typed, with UUID ids:
 /// ``Ordering/compare(_:_:_:_:dataType:)`` for them (JavaScript's `>` on strings is UTF-16 order)
 /// without a JavaScript value per comparison.
@@ -358,9 +361,8 @@ final class QueryRun {
     return try result.get()
   }
 
-  /// `resolveObjects`: the matching entities, sorted, deduplicated, windowed by cursors, limited.
-  /// The entities a form selects for one parent, in order, windowed and limited, with how to
-  /// build their objects.
+  /// The reference's `resolveObjects` up to its objects: the entities a form selects for one
+  /// parent, sorted, deduplicated, windowed by cursors and limited, with how to build their objects.
   func resolveEntities(_ node: FormNode, parent: UInt32?, pageInfo: JSON?)
     throws(QueryFailure) -> ([UInt32], ObjectAttrs)
   {
@@ -372,7 +374,7 @@ final class QueryRun {
     let compiled = try compile(node)
     // Ordered by time (no cursor, no value to order by): answers in the order they were added
     // are usually sorted already.
-    let byTime = startCursor.map { !JSValue($0).isTruthy } ?? true && orderAttrs(node).sort == nil
+    let byTime = (startCursor.map { !JSValue($0).isTruthy } ?? true) && orderAttrs(node).sort == nil
     let answers = try self.answers(compiled, parent: parent, inAddedOrder: byTime)
     let options = node.parsedOptions
     let ascending = options.ascending
@@ -540,10 +542,7 @@ final class QueryRun {
       out.reserveCapacity(byValue.count)
       guard inAddedOrder else {
         for (_, list) in byValue {
-          list.forEach { r in
-            let rec = store.records[Int(r)]
-            if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
-          }
+          list.forEach { r in if let answer = idAnswer(r) { out.append(answer) } }
         }
         return out
       }
@@ -551,10 +550,7 @@ final class QueryRun {
       records.reserveCapacity(byValue.count)
       for (_, list) in byValue { list.forEach { records.append($0) } }
       records.sort()
-      for r in records {
-        let rec = store.records[Int(r)]
-        if rec.v == .sym(rec.e) { out.append((rec.e, rec.t)) }
-      }
+      for r in records { if let answer = idAnswer(r) { out.append(answer) } }
       return out
     }
     guard let join = simple.joinAttr else { return [] }
@@ -566,6 +562,13 @@ final class QueryRun {
       store.aev[join]?[.sym(parent)]?.forEach { r in addIfMember(store.records[Int(r)].e) }
     }
     return out
+  }
+
+  /// The answer an id record gives: its entity and time, when it names its own entity.
+  @inline(__always)
+  func idAnswer(_ r: UInt32) -> (e: UInt32, t: Double)? {
+    let rec = store.records[Int(r)]
+    return rec.v == .sym(rec.e) ? (rec.e, rec.t) : nil
   }
 
   /// Each answer's first value of `attr` as a number (NaN when missing or null); `nil` as soon as
@@ -596,7 +599,7 @@ final class QueryRun {
       for (e, _) in answers where !(Int(e) < store.entityUUID.count && store.entityUUID[Int(e)].isValid) { return nil }
       return answers
     }
-    var keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)] = []
+    var keyed: [TimeKeyed] = []
     keyed.reserveCapacity(answers.count)
     for (e, t) in answers {
       let bits = Int(e) < store.entityUUID.count ? store.entityUUID[Int(e)] : .invalid
@@ -612,38 +615,35 @@ final class QueryRun {
     if !ascending, Self.isSorted(keyed, by: <=) { return answers.reversed() }
     // Stable, so ids that parse to the same bits keep their input order, as before.
     if ascending {
-      keyed.sort { ($0.time, $0.hi, $0.lo) < ($1.time, $1.hi, $1.lo) }
+      keyed.sort { Self.order($0) < Self.order($1) }
     } else {
-      keyed.sort { ($0.time, $0.hi, $0.lo) > ($1.time, $1.hi, $1.lo) }
+      keyed.sort { Self.order($0) > Self.order($1) }
     }
     return keyed.map { ($0.e, $0.t) }
   }
+
+  /// What orders an answer by time: its time as an integer, then its id's UUID bits.
+  @inline(__always)
+  static func order(_ x: TimeKeyed) -> (UInt64, UInt64, UInt64) { (x.time, x.hi, x.lo) }
 
   /// Whether no element of `keyed` comes `before` the one preceding it, by (time, hi, lo): with
   /// `<` or `>`, whether a stable sort would leave it as it is; with `<=`, whether it is strictly
   /// ascending.
   static func isSorted(
-    _ keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)],
-    by before: ((UInt64, UInt64, UInt64), (UInt64, UInt64, UInt64)) -> Bool
+    _ keyed: [TimeKeyed], by before: ((UInt64, UInt64, UInt64), (UInt64, UInt64, UInt64)) -> Bool
   ) -> Bool {
-    for i in keyed.indices.dropFirst() {
-      let (x, y) = (keyed[i - 1], keyed[i])
-      if before((y.time, y.hi, y.lo), (x.time, x.hi, x.lo)) { return false }
-    }
+    for i in keyed.indices.dropFirst() where before(order(keyed[i]), order(keyed[i - 1])) { return false }
     return true
   }
 
   /// The first `k` of `keyed` in the stable order by (time, hi, lo), ascending or descending: a
   /// sorted window that each element enters after its equals (so ties keep input order, as the
   /// stable sort does).
-  static func smallest(
-    _ k: Int, of keyed: [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)], ascending: Bool
-  ) -> [(time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)] {
-    typealias Key = (time: UInt64, hi: UInt64, lo: UInt64, e: UInt32, t: Double)
-    func before(_ x: Key, _ y: Key) -> Bool {
-      ascending ? (x.time, x.hi, x.lo) < (y.time, y.hi, y.lo) : (x.time, x.hi, x.lo) > (y.time, y.hi, y.lo)
+  static func smallest(_ k: Int, of keyed: [TimeKeyed], ascending: Bool) -> [TimeKeyed] {
+    func before(_ x: TimeKeyed, _ y: TimeKeyed) -> Bool {
+      ascending ? order(x) < order(y) : order(x) > order(y)
     }
-    var window: [Key] = []
+    var window: [TimeKeyed] = []
     window.reserveCapacity(k + 1)
     for key in keyed {
       if window.count == k, !before(key, window[k - 1]) { continue }

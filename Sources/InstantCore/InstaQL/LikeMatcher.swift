@@ -58,6 +58,8 @@ struct LikeMatcher: Sendable {
   func matches(_ s: String) -> Bool {
     var s = s
     if let asciiLiterals {
+      // Two calls, so each inlined copy has `fold` constant (one runtime `fold` cost the
+      // `$like` shape 2% more instructions).
       return s.withUTF8 { bytes in
         caseSensitive
           ? Self.matchLiterals(asciiLiterals, in: bytes, fold: false)

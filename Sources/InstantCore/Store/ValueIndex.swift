@@ -25,21 +25,17 @@ struct PackedValue: Hashable, Sendable {
 
   /// The key: numbers and symbols, the common kinds, are decoded first, the others out of line.
   var key: ValueKey {
-    get {
-      if bits < Self.null { return .number(Double(bitPattern: bits)) }
-      if bits >> 32 == Self.sym >> 32 { return .sym(UInt32(truncatingIfNeeded: bits)) }
-      return otherKey
-    }
+    if bits < Self.null { return .number(Double(bitPattern: bits)) }
+    if bits >> 32 == Self.sym >> 32 { return .sym(UInt32(truncatingIfNeeded: bits)) }
+    return otherKey
   }
 
   private var otherKey: ValueKey {
-    get {
-      let payload = UInt32(truncatingIfNeeded: bits)
-      switch bits >> 32 {
-      case Self.bool >> 32: return .bool(payload != 0)
-      case Self.null >> 32: return .null
-      default: return .obj(payload)
-      }
+    let payload = UInt32(truncatingIfNeeded: bits)
+    switch bits >> 32 {
+    case Self.bool >> 32: return .bool(payload != 0)
+    case Self.null >> 32: return .null
+    default: return .obj(payload)
     }
   }
 }

@@ -70,9 +70,11 @@ extension Reactor {
   }
 
   static func addAttrs(of m: PendingMutation, to attrs: inout AttrStore) {
-    // A pending write re-sends the unsynced attrs it uses: most are known already.
-    for json in m.addedAttrs where json["id"]?.stringValue.map({ attrs[$0] == nil }) ?? true {
-      if let attr = try? Attr(json: json), attrs[attr.id] == nil { attrs.add(attr) }
+    // A pending write re-sends the unsynced attrs it uses: most are known already, and only the
+    // others are parsed.
+    for json in m.addedAttrs {
+      guard let id = json["id"]?.stringValue, attrs[id] == nil, let attr = try? Attr(json: json) else { continue }
+      attrs.add(attr)
     }
   }
 

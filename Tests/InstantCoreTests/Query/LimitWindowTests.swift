@@ -20,7 +20,7 @@ import Testing
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return (seed >> 33) % n
     }
-    var ids = (0..<148).map { i in "0000\(String(format4(next(65536))))-0000-4000-8000-\(String(format12(UInt64(i))))" }
+    var ids = (0..<148).map { i in "0000\(hex(next(65536), width: 4))-0000-4000-8000-\(hex(UInt64(i), width: 12))" }
     ids.append("abcdef00-0000-4000-8000-00000000000a")
     ids.append("ABCDEF00-0000-4000-8000-00000000000A")
     for (i, id) in ids.enumerated() {
@@ -41,14 +41,9 @@ import Testing
     return TripleStore(attrs: attrs, triples: triples)
   }
 
-  static func format4(_ v: UInt64) -> String {
-    let hex = String(v, radix: 16)
-    return String(repeating: "0", count: 4 - hex.count) + hex
-  }
-
-  static func format12(_ v: UInt64) -> String {
-    let hex = String(v, radix: 16)
-    return String(repeating: "0", count: 12 - hex.count) + hex
+  static func hex(_ v: UInt64, width: Int) -> String {
+    let digits = String(v, radix: 16)
+    return String(repeating: "0", count: width - digits.count) + digits
   }
 
   static func ids(_ store: TripleStore, _ options: JSON) throws -> [String] {

@@ -94,29 +94,68 @@ enum Planner {
   }
 }
 
+/// Planned clauses as a chain: each step knows the step after it, and an `or`'s branches end in
+/// the step after the `or`, so the solver follows links instead of keeping a stack of frames.
+final class DatalogStep {
+  /// The pattern this step matches; `nil` for an `or`.
+  let pattern: Pattern?
+  /// An `or`'s branches, each as its first step (`nil` when the branch and everything after it
+  /// hold trivially).
+  let branches: [DatalogStep?]
+  /// The step after a pattern; `nil` when the pattern is the last (an answer is complete).
+  let next: DatalogStep?
+
+  init(pattern: Pattern?, branches: [DatalogStep?] = [], next: DatalogStep?) {
+    self.pattern = pattern
+    self.branches = branches
+    self.next = next
+  }
+
+  /// `clauses` followed by `next`.
+  static func chain(_ clauses: [Clause], then next: DatalogStep? = nil) -> DatalogStep? {
+    var step = next
+    for clause in clauses.reversed() {
+      switch clause {
+      case let .pattern(p): step = DatalogStep(pattern: p, next: step)
+      case let .or(branches, _): step = DatalogStep(pattern: nil, branches: branches.map { chain($0, then: step) }, next: nil)
+      }
+    }
+    return step
+  }
+}
+
 /// Evaluates planned clauses depth first and collects every `(entity, time)` answer.
 ///
 /// Once the answer's variables are bound, the remaining clauses only need one solution, so the
 /// search stops there; the reference enumerates every combination and deduplicates afterwards.
 final class DatalogRun {
-  /// The answers found so far, for deduplication: open addressing with a multiplicative hash
-  /// (a `Set` hashed each answer with SipHash and regrew from empty on every run).
-  struct AnswerSet {
-    private var entities: [UInt32] = []
-    private var times: [UInt64] = []
+  /// The answers found so far, for deduplication: open addressing over one buffer with a
+  /// multiplicative hash (a `Set` hashed each answer with SipHash; arrays took a uniqueness check
+  /// on every write), grown fourfold so a few thousand answers are rehashed a few times, not ten.
+  struct AnswerSet: ~Copyable {
+    private struct Entry {
+      /// `UInt32.max` when the entry is free (no symbol is `UInt32.max`).
+      var e: UInt32
+      var time: UInt64
+    }
+
+    private var table = UnsafeMutableBufferPointer<Entry>(start: nil, count: 0)
     private var count = 0
 
-    /// Adds (e, time bits); false when it was there already. `e` is never `UInt32.max` (a symbol).
+    init() {}
+
+    deinit { table.deallocate() }
+
+    /// Adds (e, time bits); false when it was there already.
     mutating func insert(_ e: UInt32, _ timeBits: UInt64) -> Bool {
-      if 2 * (count + 1) > entities.count { grow() }
-      let mask = entities.count - 1
+      if 2 * (count + 1) > table.count { grow() }
+      let mask = table.count - 1
       var i = Self.slot(e, timeBits, mask)
-      while entities[i] != .max {
-        if entities[i] == e && times[i] == timeBits { return false }
+      while table[i].e != .max {
+        if table[i].e == e && table[i].time == timeBits { return false }
         i = (i + 1) & mask
       }
-      entities[i] = e
-      times[i] = timeBits
+      table[i] = Entry(e: e, time: timeBits)
       count += 1
       return true
     }
@@ -127,12 +166,12 @@ final class DatalogRun {
     }
 
     private mutating func grow() {
-      let (oldEntities, oldTimes) = (entities, times)
-      let capacity = max(16, oldEntities.count * 2)
-      entities = Array(repeating: .max, count: capacity)
-      times = Array(repeating: 0, count: capacity)
+      let old = table
+      table = .allocate(capacity: max(64, old.count * 4))
+      table.initialize(repeating: Entry(e: .max, time: 0))
       count = 0
-      for i in oldEntities.indices where oldEntities[i] != .max { _ = insert(oldEntities[i], oldTimes[i]) }
+      for entry in old where entry.e != .max { _ = insert(entry.e, entry.time) }
+      old.deallocate()
     }
   }
 
@@ -142,12 +181,15 @@ final class DatalogRun {
   let bindings: UnsafeMutableBufferPointer<Bound>
   let entityVar: Int
   let timeVar: Int
-  var answers: [(e: UInt32, t: Double)] = []
-  var seen = AnswerSet()
+  // The mutable state below is only touched by this run's own solve, one access at a time: the
+  // runtime's exclusivity checks on these class properties were a seventh of a query's
+  // instructions (callgrind, the 100k-item where+order+limit query).
+  @exclusivity(unchecked) var answers: [(e: UInt32, t: Double)] = []
+  @exclusivity(unchecked) var seen = AnswerSet()
   /// When set, the records each answer was derived from (its first derivation): the triples a
   /// client needs to re-evaluate the where clause itself.
-  var witnesses: [UInt32: [UInt32]]? = nil
-  var trail: [UInt32] = []
+  @exclusivity(unchecked) var witnesses: [UInt32: [UInt32]]? = nil
+  @exclusivity(unchecked) var trail: [UInt32] = []
 
   init(store: TripleStore, variableCount: Int, entityVar: Int, timeVar: Int) {
     self.store = store
@@ -159,9 +201,9 @@ final class DatalogRun {
 
   deinit { bindings.deallocate() }
 
-  func run(_ clauses: [Clause]) throws(QueryFailure) {
-    var frames: [(clauses: [Clause], index: Int)] = [(clauses, 0)]
-    _ = try solve(&frames)
+  /// Solves from `first` (see ``DatalogStep/chain(_:then:)``).
+  func run(_ first: DatalogStep?) throws(QueryFailure) {
+    _ = try solve(first)
   }
 
   var answerBound: Bool {
@@ -170,61 +212,46 @@ final class DatalogRun {
     return true
   }
 
-  /// Returns whether at least one answer was found below this point.
-  func solve(_ frames: inout [(clauses: [Clause], index: Int)]) throws(QueryFailure) -> Bool {
-    let depth = frames.count - 1
-    guard depth >= 0 else {
+  /// Returns whether at least one answer was found from `step` on (`nil`: every clause holds).
+  func solve(_ step: DatalogStep?) throws(QueryFailure) -> Bool {
+    guard let step else {
       emit()
       return true
     }
-    let index = frames[depth].index
-    if index == frames[depth].clauses.count {
-      let saved = frames.removeLast()
-      defer { frames.append(saved) }
-      return try solve(&frames)
-    }
     let existsOnly = answerBound
-    let clause = frames[depth].clauses[index]
-    frames[depth].index += 1
-    defer { frames[depth].index -= 1 }
     var found = false
-    switch clause {
-    case let .or(branches, _):
-      for branch in branches {
-        frames.append((branch, 0))
-        let hit = try solve(&frames)
-        frames.removeLast()
-        if hit {
+    guard let p = step.pattern else {
+      for branch in step.branches where try solve(branch) {
+        found = true
+        if existsOnly { return true }
+      }
+      return found
+    }
+    let next = step.next
+    var failure: QueryFailure?
+    var bindings = self.bindings
+    try forEachCandidate(p) { r in
+      let rec = store.records[Int(r)]
+      guard let newlyBound = p.bind(rec, into: &bindings) else { return false }
+      defer { newlyBound.unbind(&bindings) }
+      let trailMark = trail.count
+      if witnesses != nil {
+        trail.append(r)
+        if case let .isNull(attr?, false, reverse) = p.v { trail.append(contentsOf: store.presenceRecords(rec.v, attr, reverse)) }
+      }
+      defer { if witnesses != nil { trail.removeSubrange(trailMark...) } }
+      do throws(QueryFailure) {
+        if try solve(next) {
           found = true
           if existsOnly { return true }
         }
+      } catch {
+        failure = error
+        return true
       }
-    case let .pattern(p):
-      var failure: QueryFailure?
-      var bindings = self.bindings
-      try forEachCandidate(p) { r in
-        let rec = store.records[Int(r)]
-        guard let newlyBound = p.bind(rec, into: &bindings) else { return false }
-        defer { newlyBound.unbind(&bindings) }
-        let trailMark = trail.count
-        if witnesses != nil {
-          trail.append(r)
-          if case let .isNull(attr?, false, reverse) = p.v { trail.append(contentsOf: store.presenceRecords(rec.v, attr, reverse)) }
-        }
-        defer { if witnesses != nil { trail.removeSubrange(trailMark...) } }
-        do throws(QueryFailure) {
-          if try solve(&frames) {
-            found = true
-            if existsOnly { return true }
-          }
-        } catch {
-          failure = error
-          return true
-        }
-        return false
-      }
-      if let failure { throw failure }
+      return false
     }
+    if let failure { throw failure }
     return found
   }
 
@@ -244,6 +271,7 @@ final class DatalogRun {
 
   /// The records a pattern can match given the current bindings, as the reference's
   /// `getTriples` picks them (by which of entity and value are known).
+  @inline(__always)
   func forEachCandidate(_ p: Pattern, _ body: (UInt32) -> Bool) throws(QueryFailure) {
     guard let a = p.a else { return }
     if case let .variable(i) = p.v, bindings[i] != .unbound {
@@ -321,26 +349,32 @@ extension Pattern {
   /// Matches a record against the pattern's variables as the reference's `matchPattern` does
   /// (entity, then value, then time; a bound variable must be `===`): binds the unbound ones and
   /// returns them, or returns `nil` and leaves `bindings` as it was.
+  @inline(__always)
   func bind<B: MutableCollection<Bound>>(_ rec: TripleRecord, into bindings: inout B) -> NewBindings? where B.Index == Int {
     var new = NewBindings()
-    func bind(_ i: Int, _ value: Bound, _ slot: inout Int) -> Bool {
-      if case .unbound = bindings[i] {
-        bindings[i] = value
-        slot = i
-        return true
-      }
-      return bindings[i].strictEquals(value)
-    }
-    if case let .variable(i) = e, !bind(i, .key(.sym(rec.e)), &new.indices.0) { return nil }
-    if case let .variable(i) = v, !bind(i, .key(rec.v), &new.indices.1) {
+    if case let .variable(i) = e, !Self.bind(i, .key(.sym(rec.e)), &bindings, &new.indices.0) { return nil }
+    if case let .variable(i) = v, !Self.bind(i, .key(rec.v), &bindings, &new.indices.1) {
       new.unbind(&bindings)
       return nil
     }
-    if !bind(t, .time(rec.t), &new.indices.2) {
+    if !Self.bind(t, .time(rec.t), &bindings, &new.indices.2) {
       new.unbind(&bindings)
       return nil
     }
     return new
+  }
+
+  /// Binds variable `i` to `value` (noting it in `slot`) when unbound; otherwise whether it is
+  /// bound `===` to `value`.
+  @inline(__always)
+  private static func bind<B: MutableCollection<Bound>>(_ i: Int, _ value: Bound, _ bindings: inout B, _ slot: inout Int) -> Bool
+  where B.Index == Int {
+    if case .unbound = bindings[i] {
+      bindings[i] = value
+      slot = i
+      return true
+    }
+    return bindings[i].strictEquals(value)
   }
 
   /// Whether the pattern's entity is known under `bindings`, and which (`nil` when it cannot be an entity).

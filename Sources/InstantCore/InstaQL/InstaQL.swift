@@ -217,8 +217,8 @@ enum ChildLink {
 
 /// A form's where clauses, compiled and planned.
 struct CompiledForm {
-  /// Planned for evaluation.
-  var clauses: [Clause]
+  /// Planned for evaluation, as a chain of steps.
+  var plan: DatalogStep?
   /// As written, for ``ReferenceOrderRun``.
   var written: [Clause]
   var variableCount: Int
@@ -354,7 +354,7 @@ final class QueryRun {
       let bound: Set<Int> = parentVar.map { [$0] } ?? []
       let planned = Planner.plan(clauses, bound: bound).clauses
       return CompiledForm(
-        clauses: planned, written: clauses, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
+        plan: DatalogStep.chain(planned), written: clauses, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
         parentVar: parentVar, simple: simple)
     }
     node.compiled = result
@@ -519,7 +519,7 @@ final class QueryRun {
     let run = DatalogRun(
       store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
     if let parentVar = compiled.parentVar, let parent { run.bindings[parentVar] = .key(.sym(parent)) }
-    try run.run(compiled.clauses)
+    try run.run(compiled.plan)
     return run.answers
   }
 

@@ -74,7 +74,7 @@ final class ServerQueryRun {
       store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
     run.witnesses = [:]
     if let parentVar = compiled.parentVar, let parent { run.bindings[parentVar] = .key(.sym(parent)) }
-    try run.run(compiled.clauses)
+    try run.run(compiled.plan)
     return (run, compiled)
   }
 

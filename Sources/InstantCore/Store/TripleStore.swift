@@ -125,11 +125,14 @@ public struct TripleStore: Sendable {
     return UUIDKey(bits: bits.isValid ? bits : UUIDBits(symbols[e]), id: symbols[e])
   }
 
+  @inline(__always)
   func entitySlots(_ e: UInt32) -> [AttrSlot]? {
     Int(e) < eav.count ? eav[Int(e)] : nil
   }
 
   /// The (entity, attr) value list; `.empty` when present but emptied, `nil` when absent.
+  /// Inlined: a call copies the whole store value when the store is a class's property.
+  @inline(__always)
   func slot(_ e: UInt32, _ a: UInt32) -> IndexList? {
     guard let slots = entitySlots(e) else { return nil }
     for slot in slots where slot.attr == a { return slot.triples }

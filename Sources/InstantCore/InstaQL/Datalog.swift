@@ -117,7 +117,8 @@ final class DatalogStep {
     for clause in clauses.reversed() {
       switch clause {
       case let .pattern(p): step = DatalogStep(pattern: p, next: step)
-      case let .or(branches, _): step = DatalogStep(pattern: nil, branches: branches.map { chain($0, then: step) }, next: nil)
+      case let .or(branches, _):
+        step = DatalogStep(pattern: nil, branches: branches.map { chain($0, then: step) }, next: nil)
       }
     }
     return step
@@ -367,8 +368,9 @@ extension Pattern {
   /// Binds variable `i` to `value` (noting it in `slot`) when unbound; otherwise whether it is
   /// bound `===` to `value`.
   @inline(__always)
-  private static func bind<B: MutableCollection<Bound>>(_ i: Int, _ value: Bound, _ bindings: inout B, _ slot: inout Int) -> Bool
-  where B.Index == Int {
+  private static func bind<B: MutableCollection<Bound>>(
+    _ i: Int, _ value: Bound, _ bindings: inout B, _ slot: inout Int
+  ) -> Bool where B.Index == Int {
     if case .unbound = bindings[i] {
       bindings[i] = value
       slot = i

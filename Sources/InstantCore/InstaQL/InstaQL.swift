@@ -354,8 +354,8 @@ final class QueryRun {
       let bound: Set<Int> = parentVar.map { [$0] } ?? []
       let planned = Planner.plan(clauses, bound: bound).clauses
       return CompiledForm(
-        plan: DatalogStep.chain(planned), written: clauses, variableCount: compiler.variables.count, entityVar: entityVar, timeVar: id.t,
-        parentVar: parentVar, simple: simple)
+        plan: DatalogStep.chain(planned), written: clauses, variableCount: compiler.variables.count,
+        entityVar: entityVar, timeVar: id.t, parentVar: parentVar, simple: simple)
     }
     node.compiled = result
     return try result.get()

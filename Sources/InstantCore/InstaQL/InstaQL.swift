@@ -808,13 +808,16 @@ final class QueryRun {
     var present: UInt64 = 0
     let shareable = attrs.syms.count <= 64
     var own: [String] = []
-    for (i, a) in attrs.syms.enumerated() {
-      for slot in slots where slot.attr == a {
-        if let r = slot.triples.last {
-          values.append(store.json(store.records[Int(r)].v))
-          if shareable { present |= 1 << UInt64(i) } else { own.append(attrs.labels[i]) }
+    // Slots are read in place: iterating the array would copy each slot, value list included.
+    slots.withUnsafeBufferPointer { slots in
+      for (i, a) in attrs.syms.enumerated() {
+        for j in slots.indices where slots[j].attr == a {
+          if let r = slots[j].triples.last {
+            values.append(store.json(store.records[Int(r)].v))
+            if shareable { present |= 1 << UInt64(i) } else { own.append(attrs.labels[i]) }
+          }
+          break
         }
-        break
       }
     }
     if shareable { own = attrs.labels(present: present) }

@@ -83,13 +83,17 @@ final class ChildProcess: Sendable {
     await kill9()
   }
 
+  /// Waits until it has exited and is reaped. Not `Process.waitUntilExit`: Foundation on Linux can
+  /// miss a child's exit, and then the child stays a zombie and `waitUntilExit` spins forever (a CI
+  /// run hung that way after a `kill -9` fault). The kernel is asked directly instead: a zombie
+  /// Foundation missed is reaped here; one it reaped is reported as no longer its child.
   private func reap() async {
-    let process = self.process
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      Thread.detachNewThread {
-        process.waitUntilExit()
-        done.resume()
-      }
+    let pid = process.processIdentifier
+    while process.isRunning {
+      var status: Int32 = 0
+      let result = waitpid(pid, &status, WNOHANG)
+      if result == pid || (result == -1 && errno == ECHILD) { return }
+      try? await Task.sleep(for: .milliseconds(10))
     }
   }
 }

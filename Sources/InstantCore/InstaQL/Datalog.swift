@@ -96,6 +96,9 @@ enum Planner {
 
 /// Planned clauses as a chain: each step knows the step after it, and an `or`'s branches end in
 /// the step after the `or`, so the solver follows links instead of keeping a stack of frames.
+/// A step is a pattern or an `or`, held in two fields rather than an enum: taking the pattern out
+/// of an enum's payload retained it on every call, 8% more instructions on the 100k-item
+/// where+order+limit query (2.00M → 2.16M) and 6% on `or`/`and` (callgrind).
 final class DatalogStep {
   /// The pattern this step matches; `nil` for an `or`.
   let pattern: Pattern?
@@ -142,8 +145,6 @@ final class DatalogRun {
 
     private var table = UnsafeMutableBufferPointer<Entry>(start: nil, count: 0)
     private var count = 0
-
-    init() {}
 
     deinit { table.deallocate() }
 

@@ -512,7 +512,7 @@ final class QueryRun {
   }
 
   /// Every `(entity, created-at)` answer of a form for one parent.
-  func answers(_ compiled: CompiledForm, parent: UInt32?, inAddedOrder: Bool = false) throws(QueryFailure)
+  func answers(_ compiled: CompiledForm, parent: UInt32?, inAddedOrder: Bool) throws(QueryFailure)
     -> [(e: UInt32, t: Double)]
   {
     if let simple = compiled.simple { return simpleAnswers(simple, parent: parent, inAddedOrder: inAddedOrder) }

@@ -4,12 +4,14 @@ import InstantCore
 import InstantDB
 import Logging
 
-/// The state behind one collection key's shared reference: the live query, the snapshot of what
-/// the key last delivered or saved (the only thing `withLock` edits are diffed against), and the
-/// chain of writes that keeps this key's saves in order. It speaks in `IdentifiedArrayOf<Entity>`
-/// and callbacks, so keys whose value is another collection (`[Entity]`) convert at their edge.
+/// The state behind one collection key's shared reference: the live query, the values an edit may
+/// have started from (``EditBases``: what `withLock` edits are diffed against), and the chain of
+/// writes that keeps this key's saves in order. It speaks in `IdentifiedArrayOf<Entity>` and
+/// callbacks, so keys whose value is another collection (`[Entity]`) convert at their edge.
 ///
-/// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable` sound.
+/// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable`
+/// sound. Values reach the `@Shared` under that lock too, so the reference takes them in the order
+/// ``EditBases`` records them.
 final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecked Sendable {
   typealias Value = IdentifiedArrayOf<Entity>
   /// What a load or subscription delivers: a value, or an error; `nil` keeps the initial value.
@@ -18,8 +20,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   let client: InstantClient
   let key: EntityKey<Entity>
   private let lock = NSRecursiveLock()
-  /// What this key last delivered or saved, by id.
-  private var snapshot = IdentifiedArrayOf<Entity>()
+  /// The values given to the reference that an edit may have started from.
+  private var bases = EditBases<Entity>()
   /// The last result's entities by id, with the JSON each was decoded from.
   private var decoded: [String: (json: JSON, entity: Entity)] = [:]
   private var lastWrite: Task<Void, Never>?
@@ -46,6 +48,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private static var logger: Logger { Logger(label: "sharing-instant") }
   /// How the subscription's values reach the `@Shared` (see ``KeyDelivery``).
   let delivery: KeyDelivery
+  private var _hooks = CollectionSessionHooks<Entity>()
+  private var _diffBase = DiffBase.edited
+  private var _now: @Sendable () -> ContinuousClock.Instant = { .now }
 
   init(client: InstantClient, key: EntityKey<Entity>, delivery: KeyDelivery = .immediate) {
     self.client = client
@@ -53,37 +58,76 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     self.delivery = delivery
   }
 
+  // MARK: Seams
+
+  /// Test seams (see ``CollectionSessionHooks``).
+  package var hooks: CollectionSessionHooks<Entity> {
+    get { lock.withLock { _hooks } }
+    set { lock.withLock { _hooks = newValue } }
+  }
+
+  /// What edits are diffed against (a test seam; apps keep ``DiffBase/edited``).
+  package var diffBase: DiffBase {
+    get { lock.withLock { _diffBase } }
+    set { lock.withLock { _diffBase = newValue } }
+  }
+
+  /// How long an older value stays a possible start of an edit once a newer one was shown
+  /// (``EditBases/retirement``).
+  package var retirement: Duration {
+    get { lock.withLock { bases.retirement } }
+    set { lock.withLock { bases.retirement = newValue } }
+  }
+
+  /// The clock ``EditBases`` retires values by (a test seam).
+  package var now: @Sendable () -> ContinuousClock.Instant {
+    get { lock.withLock { _now } }
+    set { lock.withLock { _now = newValue } }
+  }
+
   // MARK: Reading
+
+  /// Whether a subscription delivers to a `@Shared`.
+  var isSubscribed: Bool { lock.withLock { subscriber != nil } }
+
+  /// The value the `@Shared` was made with: what an edit made before the first result starts from.
+  func noteInitialValue(_ value: Value) {
+    lock.withLock {
+      if bases.newest == nil { bases.edited(value, at: _now()) }
+    }
+  }
 
   func load(_ resume: @escaping Delivery) {
     let subscription = client.subscribe(key.instaQL)
     Task {
       for await result in subscription {
         if let error = result.error { return resume(.failure(error)) }
-        // A result from before this key's write reaches the overlay would undo it on screen and
-        // in the snapshot; the next one will show it.
+        // A result from before this key's write reaches the overlay would undo it on screen;
+        // the next one will show it.
         if lock.withLock({ writesInFlight > 0 }) { continue }
-        // Under the lock `deliver` holds, so the reference is set in the order results were
-        // accepted: a first result that reaches this task after the live subscription already
-        // delivered a newer one must not overwrite it (under load it did, and the key stayed
-        // stale until the next change).
+        // Under the lock, so the reference is set in the order results were accepted: a first
+        // result that reaches this task after the live subscription already delivered a newer
+        // one must not overwrite it (under load it did, and the key stayed stale until the next
+        // change).
         return lock.withLock {
           if subscriptionDelivered {
             // Repeat what the subscription last said: its value, or the error it reported after
             // it (a success would clear that error on the reference).
-            return resume(lastDeliveredFailure.map { .failure($0) } ?? .success(snapshot))
+            if let failure = lastDeliveredFailure { return resume(.failure(failure)) }
+            return show(bases.newest ?? [], through: { resume(.success($0)) })
           }
           let (value, failure) = self.accept(result)
           // A value with undecodable entities would clear the error the subscription reports.
           if let failure { return resume(.failure(failure)) }
-          resume(.success(value))
+          show(value, through: { resume(.success($0)) })
         }
       }
       resume(.success(nil))
     }
   }
 
-  /// Delivers every result (and error) to `subscriber` until the returned cancel is called.
+  /// Delivers every result (and error) to `subscriber`, through ``delivery``, until the returned
+  /// cancel is called.
   func subscribe(_ subscriber: @escaping Delivery) -> @Sendable () -> Void {
     lock.withLock { self.subscriber = subscriber }
     let subscription = client.subscribe(key.instaQL)
@@ -93,7 +137,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
           self.lock.withLock {
             self.subscriptionDelivered = true
             self.lastDeliveredFailure = error
-            subscriber(.failure(error))
+            self.report(error)
           }
           continue
         }
@@ -104,8 +148,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   }
 
   /// Shows `result` unless it is older than what the key shows. While a write of this key is not
-  /// yet in the client's queries, a result from before it would undo it on screen and in the
-  /// snapshot: the newest is held until the write is queued.
+  /// yet in the client's queries, a result from before it would undo it on screen: the newest is
+  /// held until the write is queued.
   private func receive(_ result: QueryResult) {
     lock.withLock {
       guard result.sequence == 0 || result.sequence >= shownSequence else { return }
@@ -117,22 +161,60 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     }
   }
 
-  /// Decodes `result`, makes it the snapshot and gives it to the subscriber, with any decoding
-  /// failure or standing rejection reported after the value.
+  /// Decodes `result` and gives it to the subscriber, with any decoding failure or standing
+  /// rejection reported after the value.
   private func deliver(_ result: QueryResult) {
-    let subscriber = lock.withLock { self.subscriber }
     lock.withLock {
       subscriptionDelivered = true
       let (value, failure) = accept(result)
-      subscriber?(.success(value))
-      if let failure { subscriber?(.failure(failure)) }
-      if let rejection { subscriber?(.failure(rejection)) }
+      showToSubscriber(value)
+      if let failure { report(failure) }
+      if let rejection { report(rejection) }
       lastDeliveredFailure = rejection ?? failure
     }
   }
 
-  /// Decodes `result` and records it as what this key last delivered. An entity whose JSON is the
-  /// same as in the previous result is not decoded again.
+  /// Gives `value` to the subscriber through ``delivery``; returns the number ``EditBases`` knows
+  /// it by, or `nil` when nothing subscribes.
+  @discardableResult
+  private func showToSubscriber(_ value: Value) -> Int? {
+    lock.withLock {
+      guard let subscriber else { return nil }
+      let number = bases.give(value)
+      _hooks.willShow?(value)
+      delivery.deliver { [self] in
+        lock.withLock {
+          subscriber(.success(value))
+          bases.taken(number, at: _now())
+          _hooks.didShow?(value)
+        }
+      }
+      return number
+    }
+  }
+
+  /// Gives `value` to the reference through `yield` (a load's continuation), at once.
+  private func show(_ value: Value, through yield: (Value) -> Void) {
+    lock.withLock {
+      let number = bases.give(value)
+      _hooks.willShow?(value)
+      yield(value)
+      bases.taken(number, at: _now())
+      _hooks.didShow?(value)
+    }
+  }
+
+  /// Reports `error` to the subscriber through ``delivery``, after the values before it.
+  private func report(_ error: any Error) {
+    lock.withLock {
+      guard let subscriber else { return }
+      delivery.deliver { subscriber(.failure(error)) }
+    }
+  }
+
+  /// Decodes `result` and records it as the last result. An entity whose JSON is the same as in
+  /// the previous result is not decoded again (so it is the same bits as before, which
+  /// ``EntityChanges`` relies on).
   private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
     var value = Value()
     var failures: [(id: String, reason: String)] = []
@@ -157,7 +239,6 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, failures: failures)
     if let failure { Self.logger.error("\(failure)") }
     lock.withLock {
-      snapshot = value
       lastResult = result
       shownSequence = max(shownSequence, result.sequence)
       self.decoded = decoded
@@ -167,28 +248,48 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
 
   // MARK: Writing
 
-  /// Saves an edit made with `withLock` (`.didSet`): diffs it against the snapshot and queues the
-  /// writes behind this key's earlier ones. A user-initiated `save()` writes nothing of its own:
-  /// every change already went through `withLock`, and the reference's value may meanwhile hold a
-  /// newer server result, so it only waits until this key's writes are queued — and throws when
-  /// the last of them could not be (until a later one is).
-  func save(_ value: Value, context: SaveContext, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+  /// Saves an edit made with `withLock` (`.didSet`): finds its writes (``EditWrites``, against the
+  /// values it may have started from) and queues them behind this key's earlier ones. A
+  /// user-initiated `save()` writes nothing of its own: every change already went through
+  /// `withLock`, and the reference's value may meanwhile hold a newer server result, so it only
+  /// waits until this key's writes are queued — and throws when the last of them could not be
+  /// (until a later one is).
+  func save(
+    _ value: Value, context: SaveContext, reading: () -> ReferenceReading<Value>,
+    done: @escaping @Sendable (Result<Void, any Error>) -> Void
+  ) {
     guard context == .didSet else {
       return afterQueuedWrites { [self] in done(lock.withLock { unqueued.map { .failure($0) } ?? .success(()) }) }
     }
-    // The diff, the new snapshot and the in-flight count change together, so a result that
-    // arrives from now on is held until the write is in the client's overlay.
+    hooks.willSave?(value)
+    // The reading, the writes, the values the next edit may start from and the in-flight count
+    // change together, so no value reaches the reference meanwhile and a result that arrives from
+    // now on is held until the write is in the client's overlay.
     lock.withLock {
-      let ops: [InstaMLOp]
+      let now = _now()
+      let writes: EditWrites<Entity>
+      let metResult: Bool
       do {
-        let (old, new) = try changedEntities(from: snapshot, to: value)
-        ops = EntityDiff.ops(namespace: key.namespace, node: key.query, old: old, new: new)
+        (writes, metResult) = try self.writes(of: value, reading: _diffBase == .newestShown ? .unknown : reading(), at: now)
       } catch {
         unqueued = error
         return done(.failure(error))
       }
-      snapshot = value
+      // The reference holds the edit, unless a value reached it after the closure: then the key
+      // shows the edit on top of that value, and that is where the next edit starts.
+      if metResult, let shown = writes.onNewest, showToSubscriber(shown) != nil {
+        if writes.ops.isEmpty, let failure = lastDeliveredFailure { report(failure) }
+      } else {
+        bases.edited(value, at: now)
+      }
+      if !writes.withheld.isEmpty {
+        Self.logger.notice(
+          "an edit of \(key.namespace) met a result that arrived while it was made; not written, as the edit may not have seen what it undoes: \(writes.withheld.joined(separator: "; "))"
+        )
+      }
+      let ops = writes.ops
       guard !ops.isEmpty else { return afterQueuedWrites { done(.success(())) } }
+      KeyEditStatistics.record(metResults: metResult, withheld: writes.withheld.count)
       writesStarted += 1
       rejection = nil
       let previous = lastWrite
@@ -211,53 +312,30 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     }
   }
 
-  /// The entities that differ between two values, encoded: unchanged ones (by `==`) are left out,
-  /// so a one-row edit encodes one row, not the collection. Rows at the same position under the
-  /// same id (an edit in place, the common case) are compared position by position; only the
-  /// rest is matched by id, which hashes.
-  private func changedEntities(from base: Value, to value: Value) throws -> (EntityDiff.Snapshot, EntityDiff.Snapshot) {
-    var old = EntityDiff.Snapshot()
-    var new = EntityDiff.Snapshot()
-    let (baseIDs, ids) = (base.ids, value.ids)
-    // Compared in place: this code is generic over the app's entity type, so reading an element
-    // by subscript would copy it (and retain each of its fields) just to compare it. A row the
-    // edit did not touch is a bit-for-bit copy of its snapshot (same string buffers, same
-    // numbers), which settles it without `==`; any other row is compared with `==`.
-    let size = MemoryLayout<Entity>.size
-    let (aligned, edited) = base.elements.withUnsafeBufferPointer { before in
-      value.elements.withUnsafeBufferPointer { after in
-        var aligned = 0
-        var edited: [Int] = []
-        while aligned < min(before.count, after.count), baseIDs[aligned] == ids[aligned] {
-          let (x, y) = (before.baseAddress! + aligned, after.baseAddress! + aligned)
-          if memcmp(x, y, size) != 0, x.pointee != y.pointee { edited.append(aligned) }
-          aligned += 1
-        }
-        return (aligned, edited)
+  /// The writes of `edit`, found from what the reference holds (`reading`) and the values it took;
+  /// and whether a value reached the reference after the edit's closure.
+  private func writes(of edit: Value, reading: ReferenceReading<Value>, at now: ContinuousClock.Instant) throws
+    -> (EditWrites<Entity>, metResult: Bool)
+  {
+    if _diffBase == .newestShown {
+      return (try EditWrites(edit: edit, starts: bases.newest.map { [$0] } ?? [], newest: nil, key: key), false)
+    }
+    switch reading {
+    case .edit:
+      // Nothing reached the reference after the closure: it was given the newest value taken.
+      return (try EditWrites(edit: edit, starts: bases.newestTaken.map { [$0] } ?? [], newest: nil, key: key), false)
+    case .other(let current):
+      var retained = bases.retained(at: now)
+      guard let newest = retained.last, EditBases.same(newest, current) else {
+        // Another thread's edit, not saved yet, is in the reference.
+        return (try EditWrites(edit: edit, starts: retained, newest: nil, key: key), false)
       }
+      // A value reached the reference after the closure; the edit started from one taken before.
+      retained.removeLast()
+      return (try EditWrites(edit: edit, starts: retained, newest: newest, key: key), true)
+    case .unknown:
+      return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), false)
     }
-    for index in edited {
-      old[ids[index]] = try EntityDiff.encode(base[index])
-      new[ids[index]] = try EntityDiff.encode(value[index])
-    }
-    guard aligned < max(baseIDs.count, ids.count) else { return (old, new) }
-    var kept = aligned
-    for entity in value[aligned...] {
-      guard let before = base[id: entity.id] else {
-        new[entity.id] = try EntityDiff.encode(entity)
-        continue
-      }
-      kept += 1
-      guard before != entity else { continue }
-      old[entity.id] = try EntityDiff.encode(before)
-      new[entity.id] = try EntityDiff.encode(entity)
-    }
-    // Every id of `base` is still there: nothing was removed.
-    guard kept < base.count else { return (old, new) }
-    for before in base[aligned...] where value[id: before.id] == nil {
-      old[before.id] = try EntityDiff.encode(before)
-    }
-    return (old, new)
   }
 
   /// Runs `body` once this key's writes so far are queued (at once when there are none).
@@ -297,12 +375,11 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         return
       } catch {
         Self.logger.error("a write of \(self.key.namespace) was refused: \(error)")
-        let subscriber = lock.withLock {
+        lock.withLock {
           rejection = error
           lastDeliveredFailure = error
-          return self.subscriber
+          report(error)
         }
-        subscriber?(.failure(error))
       }
     }
   }
@@ -313,7 +390,12 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
 /// A key forwards to these, converting the collection to its own value type (`Array` for the
 /// array keys) on the way out and back on the way in.
 extension CollectionSession {
-  func load<Output>(_ continuation: LoadContinuation<Output>, as convert: @escaping @Sendable (Value) -> Output) {
+  func load<Output>(
+    _ continuation: LoadContinuation<Output>, context: LoadContext<Output>,
+    as convert: @escaping @Sendable (Value) -> Output, from back: (Output) -> Value
+  ) {
+    if ReferenceReadBack.isMakingStray { return continuation.resumeReturningInitialValue() }
+    if case .initialValue(let initial) = context { noteInitialValue(back(initial)) }
     load { result in
       switch result {
       case .success(let value?): continuation.resume(returning: convert(value))
@@ -323,19 +405,29 @@ extension CollectionSession {
     }
   }
 
-  func subscribe<Output>(_ subscriber: SharedSubscriber<Output>, as convert: @escaping @Sendable (Value) -> Output) -> SharedSubscription {
-    let delivery = delivery
+  func subscribe<Output>(
+    _ subscriber: SharedSubscriber<Output>, context: LoadContext<Output>,
+    as convert: @escaping @Sendable (Value) -> Output, from back: (Output) -> Value
+  ) -> SharedSubscription {
+    if ReferenceReadBack.isMakingStray { return SharedSubscription {} }
+    if case .initialValue(let initial) = context { noteInitialValue(back(initial)) }
     return SharedSubscription(subscribe { result in
       switch result {
-      case .success(let value?): delivery.deliver { subscriber.yield(convert(value)) }
+      case .success(let value?): subscriber.yield(convert(value))
       case .success(nil): break
-      case .failure(let error): delivery.deliver { subscriber.yield(throwing: error) }
+      case .failure(let error): subscriber.yield(throwing: error)
       }
     })
   }
 
-  func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    save(value, context: context) { continuation.resume(with: $0) }
+  /// Saves `edit` of a key whose value is `Output`: `read` reads the `@Shared`'s value back (see
+  /// ``ReferenceReadBack``), `back` converts it to this session's collection.
+  func save<Output>(
+    _ edit: Output, context: SaveContext, read: () -> Output, sameStorage: (Output, Output) -> Bool,
+    from back: @escaping (Output) -> Value, continuation: SaveContinuation
+  ) {
+    save(back(edit), context: context, reading: {
+      ReferenceReadBack.reading(of: edit, read: read, sameStorage: sameStorage, convert: back)
+    }) { continuation.resume(with: $0) }
   }
 }
-

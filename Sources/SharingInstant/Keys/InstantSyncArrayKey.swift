@@ -16,15 +16,22 @@ public struct InstantSyncArrayKey<Entity: EntityIdentifiable & Equatable>: Share
   }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    base.session.load(continuation, as: { Array($0) })
+    base.session.load(continuation, context: context, as: { Array($0) }, from: Self.collection)
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    base.session.subscribe(subscriber, as: { Array($0) })
+    base.session.subscribe(subscriber, context: context, as: { Array($0) }, from: Self.collection)
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    base.session.save(IdentifiedArray(value, uniquingIDsWith: { _, later in later }), context: context, continuation: continuation)
+    base.session.save(
+      value, context: context, read: { Shared(wrappedValue: value, self).wrappedValue },
+      sameStorage: ReferenceReadBack.sameStorage, from: Self.collection, continuation: continuation)
+  }
+
+  /// An array as the key's collection (the later of two entities with one id kept).
+  @Sendable private static func collection(_ array: [Entity]) -> IdentifiedArrayOf<Entity> {
+    IdentifiedArray(array, uniquingIDsWith: { _, later in later })
   }
 }
 

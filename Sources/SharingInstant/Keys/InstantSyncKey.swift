@@ -23,15 +23,17 @@ public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey 
   }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    session.load(continuation, as: { $0 })
+    session.load(continuation, context: context, as: { $0 }, from: { $0 })
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    session.subscribe(subscriber, as: { $0 })
+    session.subscribe(subscriber, context: context, as: { $0 }, from: { $0 })
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    session.save(value, context: context, continuation: continuation)
+    session.save(
+      value, context: context, read: { Shared(wrappedValue: value, self).wrappedValue },
+      sameStorage: ReferenceReadBack.sameStorage, from: { $0 }, continuation: continuation)
   }
 }
 

@@ -1,0 +1,104 @@
+import Foundation
+import IdentifiedCollections
+
+/// What a key knows of the values its reference held: every value the key gave it, in the order
+/// the reference took them, and every edit saved while the reference still held it.
+///
+/// Sharing runs an edit's closure under the reference's lock and calls the key's `save` after
+/// releasing it, and a key's values reach the reference under that same lock. When `save` finds
+/// the edit still in the reference (``ReferenceReading/edit``), no value was taken after the
+/// closure, so the closure was given the newest value taken: the edit's start, exactly. When it
+/// finds a value taken after the closure, the start is one taken before; those stay here until a
+/// newer one has been the reference's for ``retirement`` (a closure that saw the older one has
+/// long since returned and saved by then). See docs/keys.md, "Writes: what `withLock` sends".
+///
+/// A value type with one owner (``CollectionSession``, under its lock).
+struct EditBases<Entity: EntityIdentifiable & Equatable> {
+  typealias Value = IdentifiedArrayOf<Entity>
+  typealias Instant = ContinuousClock.Instant
+
+  private struct Entry {
+    let number: Int
+    let value: Value
+    /// When the reference took the value; `nil` while it is on its way (an asynchronous delivery).
+    var taken: Instant?
+  }
+
+  /// How long a value stays a possible start after a newer one was taken by the reference.
+  var retirement: Duration
+  /// At most this many values are kept, the oldest taken ones retiring first.
+  let capacity: Int
+  private var entries: [Entry] = []
+  private var nextNumber = 0
+
+  init(retirement: Duration = .seconds(1), capacity: Int = 32) {
+    self.retirement = retirement
+    self.capacity = capacity
+  }
+
+  /// The newest value given to the reference (taken or on its way).
+  var newest: Value? { entries.last?.value }
+
+  /// The newest value the reference took.
+  var newestTaken: Value? { entries.last { $0.taken != nil }?.value }
+
+  /// Records `value` as given to the reference; returns its number for ``taken(_:at:)``. A value
+  /// equal to the newest, already taken one replaces it (a client's answer to the key's own write
+  /// usually equals the edit), so a quiet key keeps one value.
+  mutating func give(_ value: Value) -> Int {
+    if let last = entries.last, last.taken != nil, Self.same(last.value, value) { entries.removeLast() }
+    defer { nextNumber += 1 }
+    entries.append(Entry(number: nextNumber, value: value, taken: nil))
+    if entries.count > capacity, let oldest = entries.firstIndex(where: { $0.taken != nil }) {
+      entries.remove(at: oldest)
+    }
+    return nextNumber
+  }
+
+  /// The reference took value `number` at `now`.
+  mutating func taken(_ number: Int, at now: Instant) {
+    guard let index = entries.lastIndex(where: { $0.number == number }) else { return }
+    entries[index].taken = now
+  }
+
+  /// The edit `value` was saved while the reference held it.
+  mutating func edited(_ value: Value, at now: Instant) {
+    let number = give(value)
+    taken(number, at: now)
+  }
+
+  /// The values the reference took that may still be an edit's start, oldest first: all but those
+  /// older than one taken at least ``retirement`` before `now`.
+  mutating func retained(at now: Instant) -> [Value] {
+    if let settled = entries.lastIndex(where: { $0.taken.map { $0 + retirement <= now } ?? false }), settled > 0 {
+      entries.removeFirst(settled)
+    }
+    return entries.filter { $0.taken != nil }.map(\.value)
+  }
+
+  /// Whether two values hold the same entities in the same order (a row not re-decoded is the same
+  /// bits, which settles it without `==`).
+  static func same(_ a: Value, _ b: Value) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.elements.withUnsafeBufferPointer { x in
+      b.elements.withUnsafeBufferPointer { y in
+        for index in x.indices {
+          if memcmp(x.baseAddress! + index, y.baseAddress! + index, MemoryLayout<Entity>.size) == 0 { continue }
+          if x[index].id != y[index].id || x[index] != y[index] { return false }
+        }
+        return true
+      }
+    }
+  }
+}
+
+/// What a key found its reference holding when an edit was saved (read back through Sharing's
+/// one reference per key id).
+enum ReferenceReading<Value> {
+  /// The edit itself, the same storage: nothing was taken after the closure.
+  case edit
+  /// Another value: one taken after the closure, or another thread's edit not yet saved.
+  case other(Value)
+  /// The key could not read it.
+  case unknown
+}

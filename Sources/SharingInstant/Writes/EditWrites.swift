@@ -1,0 +1,75 @@
+import IdentifiedCollections
+import InstantCore
+
+/// The writes of one `withLock` edit, found from the values it may have started from
+/// (``EditBases``).
+///
+/// With one possible start the edit is diffed against it. With several (a value reached the
+/// reference while the edit was made, so the key cannot tell which it started from), it is diffed
+/// against those it differs from least (the edit's own changes are few; a value it did not see
+/// differs from it by everything that value brought too) and against the newest value, and only
+/// what all those diffs share is written (``CommonWrites``). The value the edit started from is
+/// among them, so every write is one the closure made; a change of the edit's that is also the
+/// difference between two of them (deleting a row that arrived at that moment, say) cannot be told
+/// from that arrival and is withheld: another device's data is kept. A value lacking an entity the
+/// edit kept from its start is not a possible start (``fitting(_:edit:)``).
+struct EditWrites<Entity: EntityIdentifiable & Equatable> {
+  typealias Value = IdentifiedArrayOf<Entity>
+
+  var ops: [InstaMLOp] = []
+  /// Parts of the edit's likeliest diff that were not written because another possible start
+  /// already had them or lacked them (see ``CommonWrites``).
+  var withheld: [String] = []
+  /// The newest value with the entities the edit changed taken from the edit: what the key shows
+  /// when the reference holds a value that came after the closure, without the edit.
+  var onNewest: Value?
+
+  /// The writes of `edit`, which started from one of `starts`; `newest` is a value the reference
+  /// took after the closure, if the key knows of one.
+  init(edit: Value, starts: [Value], newest: Value?, key: EntityKey<Entity>) throws {
+    let starts = Self.fitting(starts.isEmpty ? [Value()] : starts, edit: edit)
+    guard starts.count > 1 || newest != nil else {
+      ops = try Self.ops(from: starts[0], to: edit, key: key)
+      return
+    }
+    var fewest = Int.max
+    var counts: [Int] = []
+    for start in starts {
+      let count = EntityChanges.count(from: start, to: edit, limit: fewest == .max ? .max : fewest + 1)
+      counts.append(count)
+      fewest = min(fewest, count)
+    }
+    let likeliest = counts.lastIndex(of: fewest)!
+    var compared = [starts[likeliest]]
+    for index in counts.indices.reversed() where index != likeliest && counts[index] == fewest {
+      compared.append(starts[index])
+    }
+    if let newest { compared.append(newest) }
+    let diffs = try compared.map { try Self.ops(from: $0, to: edit, key: key) }
+    (ops, withheld) = CommonWrites.common(diffs)
+    var onNewest = newest ?? starts[starts.count - 1]
+    for id in EntityChanges.ids(from: starts[likeliest], to: edit) {
+      onNewest[id: id] = edit[id: id]
+    }
+    self.onNewest = onNewest
+  }
+
+  /// Of `starts`, those holding every entity of `edit` that some start holds: the edit kept those
+  /// from its start (an entity it made itself is in no start), so a value without one of them,
+  /// older or newer, is not where it started. All of them when none fits.
+  static func fitting(_ starts: [Value], edit: Value) -> [Value] {
+    guard starts.count > 1 else { return starts }
+    var kept = Set<Entity.ID>()
+    for start in starts {
+      for id in start.ids where edit[id: id] != nil { kept.insert(id) }
+    }
+    let fitting = starts.filter { start in kept.allSatisfy { start[id: $0] != nil } }
+    return fitting.isEmpty ? starts : fitting
+  }
+
+  /// The writes that turn `base` into `edit`.
+  static func ops(from base: Value, to edit: Value, key: EntityKey<Entity>) throws -> [InstaMLOp] {
+    let (old, new) = try EntityChanges.encoded(from: base, to: edit)
+    return EntityDiff.ops(namespace: key.namespace, node: key.query, old: old, new: new)
+  }
+}

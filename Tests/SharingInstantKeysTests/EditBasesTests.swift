@@ -1,0 +1,176 @@
+import IdentifiedCollections
+import InstantCore
+import Testing
+
+@testable import SharingInstant
+
+/// The state an edit's writes are found from, without a server: which values an edit may have
+/// started from (``EditBases``) and what several possible starts agree on (``EditWrites``).
+@Suite("The values an edit may have started from")
+struct EditBasesTests {
+  typealias Value = IdentifiedArrayOf<Todo>
+  let x = Todo(title: "x")
+  let w = Todo(title: "w")
+  let y = Todo(title: "y")
+  let start = ContinuousClock.now
+
+  private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+
+  /// [x, w], then the same with w renamed and y created by another device.
+  private func renamedWAndNewY() -> (Value, Value) {
+    var renamed = w
+    renamed.title = "w renamed"
+    return ([x, w], [x, renamed, y])
+  }
+
+  private func shown(_ bases: inout EditBases<Todo>, _ value: Value, at time: Int) {
+    bases.taken(bases.give(value), at: at(time))
+  }
+
+  @Test("A value stays a possible start until a newer one has been taken for the retirement time")
+  func retirement() {
+    var bases = EditBases<Todo>(retirement: .milliseconds(500))
+    let c0: Value = [x]
+    let d1: Value = [x, y]
+    shown(&bases, c0, at: 0)
+    shown(&bases, d1, at: 100)
+    #expect(bases.retained(at: at(599)) == [c0, d1])
+    #expect(bases.retained(at: at(600)) == [d1])
+  }
+
+  @Test("A value on its way to the reference is not a start yet, and retires nothing")
+  func onItsWay() {
+    var bases = EditBases<Todo>(retirement: .milliseconds(500))
+    shown(&bases, [x], at: 0)
+    _ = bases.give([x, y])
+    #expect(bases.retained(at: at(10_000)) == [[x]])
+    #expect(bases.newestTaken == [x])
+    #expect(bases.newest == [x, y])
+  }
+
+  @Test("An edit saved while the reference held it is the newest value taken")
+  func afterAnEdit() {
+    var bases = EditBases<Todo>()
+    shown(&bases, [x], at: 0)
+    bases.edited([w], at: at(1))
+    #expect(bases.newestTaken == [w])
+    #expect(bases.retained(at: at(2)) == [[x], [w]])
+  }
+
+  @Test("A value equal to the newest taken one does not add a possible start")
+  func equalValues() {
+    var bases = EditBases<Todo>()
+    shown(&bases, [x, w], at: 0)
+    var copy: Value = [x]
+    copy.append(w)
+    shown(&bases, copy, at: 1)
+    #expect(bases.retained(at: at(2)).count == 1)
+  }
+
+  @Test("Reading back: a copy shares the edit's storage, a changed value does not")
+  func storage() {
+    let value: Value = [x, w]
+    let copy = value
+    var changed = value
+    changed[id: x.id]?.done = true
+    #expect(ReferenceReadBack.sameStorage(value, copy))
+    #expect(!ReferenceReadBack.sameStorage(value, changed))
+    #expect(!ReferenceReadBack.sameStorage(value, [x, w]))
+    let array = [x, w]
+    #expect(ReferenceReadBack.sameStorage(array, array))
+    #expect(!ReferenceReadBack.sameStorage(array, [x, w]))
+  }
+
+  @Test("With one possible start the edit is diffed against it")
+  func oneStart() throws {
+    var edit: Value = [x, w]
+    edit[id: x.id]?.done = true
+    edit.remove(id: w.id)
+    let writes = try EditWrites(edit: edit, starts: [[x, w]], newest: nil, key: Schema.todos)
+    #expect(writes.ops == [.update("todos", .id(x.id), ["done": true], upsert: false), .delete("todos", .id(w.id))])
+    #expect(writes.onNewest == nil)
+  }
+
+  @Test("An edit of a value taken before the newest writes its own change only, and shows it on the newest")
+  func olderStart() throws {
+    let (c0, d1) = renamedWAndNewY()
+    var edit = c0
+    edit[id: x.id]?.done = true
+    let writes = try EditWrites(edit: edit, starts: [c0], newest: d1, key: Schema.todos)
+    #expect(writes.ops == [.update("todos", .id(x.id), ["done": true], upsert: false)])
+    #expect(writes.withheld.isEmpty)
+    var expected = d1
+    expected[id: x.id]?.done = true
+    #expect(writes.onNewest == expected)
+  }
+
+  @Test("An edit of the newest of several possible starts writes all of its changes")
+  func newestStart() throws {
+    let c0: Value = [x, w]
+    let d1: Value = [x, w, y]
+    var edit = d1
+    edit[id: x.id]?.title = "x renamed"
+    edit.remove(id: w.id)
+    let z = Todo(title: "z")
+    edit.append(z)
+    let writes = try EditWrites(edit: edit, starts: [c0, d1], newest: nil, key: Schema.todos)
+    #expect(
+      writes.ops == [
+        .update("todos", .id(x.id), ["title": "x renamed"], upsert: false),
+        .create("todos", .id(z.id), ["title": "z", "done": false]),
+        .delete("todos", .id(w.id)),
+      ])
+    #expect(writes.withheld.isEmpty)
+  }
+
+  @Test("An entity that only some possible starts lack is updated strictly, never created")
+  func noCreateOfWhatExisted() throws {
+    let c0: Value = [x, w]
+    let d1: Value = [x]  // w deleted elsewhere
+    var edit = c0
+    edit[id: w.id]?.title = "w, edited"
+    let writes = try EditWrites(edit: edit, starts: [c0], newest: d1, key: Schema.todos)
+    #expect(writes.ops == [.update("todos", .id(w.id), ["title": "w, edited"], upsert: false)])
+  }
+
+  @Test("The residue: undoing exactly what arrived meanwhile is withheld, keeping the other device's data")
+  func residue() throws {
+    // The edit deletes y, which arrived while it was made: it reads the same as an edit of c0
+    // that changed nothing. Nothing is written; y stays.
+    let c0: Value = [x]
+    let d1: Value = [x, y]
+    var edit = d1
+    edit.remove(id: y.id)
+    let writes = try EditWrites(edit: edit, starts: [c0, d1], newest: nil, key: Schema.todos)
+    #expect(writes.ops.isEmpty)
+    #expect(writes.onNewest == d1)
+  }
+
+  @Test("Two equally likely starts write only what both diffs share, and say what they withheld")
+  func ties() throws {
+    // c0 → d1: another device renamed w and created y. The edit sets x done and gives w the same
+    // new title: against c0 that is two changes, against d1 too (x, and y gone). Only x is sure.
+    let (c0, d1) = renamedWAndNewY()
+    var edit = c0
+    edit[id: x.id]?.done = true
+    edit[id: w.id]?.title = "w renamed"
+    let writes = try EditWrites(edit: edit, starts: [c0, d1], newest: nil, key: Schema.todos)
+    #expect(writes.ops == [.update("todos", .id(x.id), ["done": true], upsert: false)])
+    #expect(writes.withheld.count == 1)
+    #expect(writes.withheld.first?.contains("delete todos") == true && writes.withheld.first?.contains(y.id) == true)
+  }
+
+  @Test("An entity new to one possible start and changed in another is updated, not created")
+  func tieOnANewEntity() throws {
+    let c0: Value = [x]
+    let d1: Value = [x, y]
+    var edit = d1
+    edit[id: y.id]?.done = true
+    edit.remove(id: y.id)
+    var mine = y
+    mine.done = true
+    edit.append(mine)
+    let writes = try EditWrites(edit: edit, starts: [c0, d1], newest: nil, key: Schema.todos)
+    #expect(writes.ops == [.update("todos", .id(y.id), ["done": true], upsert: false)])
+  }
+}

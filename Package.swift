@@ -233,6 +233,7 @@ let package = Package(
         "InstantCore",
         "InstantDB",
         "InstantLocal",
+        "SharingInstant",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -244,6 +245,7 @@ let package = Package(
       dependencies: [
         "InstantChaos",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

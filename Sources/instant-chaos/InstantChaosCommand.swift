@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import InstantChaos
+import Logging
+
+extension KeysStress.Scenario: ExpressibleByArgument {}
 
 /// `instant-chaos`: proves no write is lost or duplicated under faults (docs/reliability.md).
 @main
@@ -8,7 +11,7 @@ struct InstantChaosCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "instant-chaos",
     abstract: "Random writes from several client processes against instant-local, with random faults; every replica must equal a model of the writes.",
-    subcommands: [Run.self, Client.self, Server.self],
+    subcommands: [Run.self, Keys.self, Client.self, Server.self],
     defaultSubcommand: Run.self)
 
   struct Run: AsyncParsableCommand {
@@ -42,6 +45,59 @@ struct InstantChaosCommand: AsyncParsableCommand {
       let report = try await chaos.run()
       print(report)
       if !report.passed { throw ExitCode.failure }
+    }
+  }
+
+  struct Keys: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Another device's writes while a @Shared key's withLock edits run: the edits must destroy nothing (issue 19).",
+      discussion: """
+        Prints one line per run, with the writer's rows the edits deleted, wrote back, re-created or \
+        moved back (each must be 0), the editor's own edits the server does not hold, and how many \
+        edits met a concurrent result. Exits non-zero when any run fails.
+        """)
+
+    @Option(help: "todos, nested or window.") var scenario = KeysStress.Scenario.todos
+    @Option(help: "Runs seeds 1 through this.") var seeds: UInt64 = 1
+    @Option(help: "The first seed.") var seed: UInt64 = 1
+    @Option(help: "Milliseconds between two edits (0.5–1.5× this), comma-separated for several runs.")
+    var intervals = "20"
+    @Option(help: "How long each run's writes and edits go on, in seconds.") var seconds = 20.0
+    @Flag(help: "Edit on the main actor instead of a thread of its own.") var mainActor = false
+    @Flag(help: "Diff edits against the newest value the key showed (the broken design before issue 19).")
+    var naive = false
+    @Flag(help: "Show the clients' log (refused writes, withheld parts of edits).") var verbose = false
+
+    func run() async throws {
+      if !verbose {
+        LoggingSystem.bootstrap { label in
+          var handler = StreamLogHandler.standardError(label: label)
+          handler.logLevel = .critical
+          return handler
+        }
+      }
+      let intervals = try self.intervals.split(separator: ",").map { part in
+        guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
+          throw ValidationError("--intervals takes positive whole milliseconds, like 20,50,200; got '\(part)'")
+        }
+        return value
+      }
+      var failed = 0
+      for interval in intervals {
+        for seed in seed..<(seed + seeds) {
+          var stress = KeysStress()
+          stress.scenario = scenario
+          stress.seed = seed
+          stress.intervalMilliseconds = interval
+          stress.seconds = seconds
+          stress.naive = naive
+          stress.onMainActor = mainActor
+          let report = try await stress.run()
+          print(report)
+          if !report.passed { failed += 1 }
+        }
+      }
+      if failed > 0 { throw ExitCode.failure }
     }
   }
 

@@ -330,8 +330,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         // Another thread's edit, not saved yet, is in the reference.
         return (try EditWrites(edit: edit, starts: retained, newest: nil, key: key), false)
       }
-      // A value reached the reference after the closure; the edit started from one taken before.
-      retained.removeLast()
+      // A value reached the reference after the closure; the edit started from one taken before
+      // (which may equal it: a repeat stands for both).
+      if !bases.newestTakenRepeats { retained.removeLast() }
       return (try EditWrites(edit: edit, starts: retained, newest: newest, key: key), true)
     case .unknown:
       return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), false)

@@ -22,6 +22,8 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
     let value: Value
     /// When the reference took the value; `nil` while it is on its way (an asynchronous delivery).
     var taken: Instant?
+    /// Whether it stands for an equal value the reference took before it as well.
+    var repeated = false
   }
 
   /// How long a value stays a possible start after a newer one was taken by the reference.
@@ -42,13 +44,21 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
   /// The newest value the reference took.
   var newestTaken: Value? { entries.last { $0.taken != nil }?.value }
 
+  /// Whether the newest value taken stands for an equal one taken before it, which an edit may
+  /// have started from even when the newest itself was taken after the edit's closure.
+  var newestTakenRepeats: Bool { entries.last { $0.taken != nil }?.repeated ?? false }
+
   /// Records `value` as given to the reference; returns its number for ``taken(_:at:)``. A value
   /// equal to the newest, already taken one replaces it (a client's answer to the key's own write
   /// usually equals the edit), so a quiet key keeps one value.
   mutating func give(_ value: Value) -> Int {
-    if let last = entries.last, last.taken != nil, Self.same(last.value, value) { entries.removeLast() }
+    var repeated = false
+    if let last = entries.last, last.taken != nil, Self.same(last.value, value) {
+      entries.removeLast()
+      repeated = true
+    }
     defer { nextNumber += 1 }
-    entries.append(Entry(number: nextNumber, value: value, taken: nil))
+    entries.append(Entry(number: nextNumber, value: value, taken: nil, repeated: repeated))
     if entries.count > capacity, let oldest = entries.firstIndex(where: { $0.taken != nil }) {
       entries.remove(at: oldest)
     }

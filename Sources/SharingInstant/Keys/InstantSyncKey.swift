@@ -22,6 +22,13 @@ public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey 
     id = InstantKeyID(client: client, query: key.instaQL, kind: kind)
   }
 
+  /// A key whose edits are diffed against `diffBase` (`instant-chaos keys --naive` shows what the
+  /// design before issue 19 did).
+  package init(_ key: EntityKey<Entity>, client: InstantClient, diffBase: DiffBase) {
+    self.init(key, client: client)
+    session.diffBase = diffBase
+  }
+
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     session.load(continuation, context: context, as: { $0 }, from: { $0 })
   }

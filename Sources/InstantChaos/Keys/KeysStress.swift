@@ -1,0 +1,298 @@
+import Foundation
+import InstantCore
+import InstantDB
+import InstantLocal
+import Logging
+import NIOConcurrencyHelpers
+import SharingInstant
+
+/// `instant-chaos keys`: issue 19's scenario through the `@Shared` keys. A writer client changes
+/// data with plain transactions while an editor client holds a sync key over it and edits through
+/// `withLock` every few milliseconds; at the end the server's data is compared with the writer's
+/// model. Any row the edits deleted, wrote back, re-created or moved back is damage; every count
+/// must be 0. `naive` diffs the editor's edits against the newest value its key showed, the
+/// design before issue 19, which shows that the check can fail.
+public struct KeysStress: Sendable {
+  public enum Scenario: String, CaseIterable, Sendable {
+    /// The writer creates, renames and deletes todos; the editor toggles `done` on any of them.
+    case todos
+    /// The writer renames 8 profiles and moves 200 posts between them; the editor, holding
+    /// `posts.with(\.author)`, edits posts' content.
+    case nested
+    /// The writer creates todos that push rows into and out of the editor's key,
+    /// `todos.where(done = false).orderBy(n).limit(10)`; the editor marks rows of it done.
+    case window
+  }
+
+  public static let appID = "5eed5eed-0190-4a6e-9f0e-0a1b2c3d4e5f"
+
+  public var scenario = Scenario.todos
+  public var seed: UInt64 = 1
+  public var intervalMilliseconds = 20
+  public var seconds = 20.0
+  public var naive = false
+  /// Edits on the main actor (the README's `@MainActor @Observable` model) instead of a thread.
+  public var onMainActor = false
+
+  public init() {}
+
+  public func run() async throws -> KeysStressReport {
+    var logger = Logger(label: "instant-chaos-keys")
+    logger.logLevel = .critical
+    let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
+    let port = try await server.start()
+    let clients = (0..<3).map { _ in client(port: port) }
+    defer { Task { for client in clients { await client.shutdown() }; await server.stop() } }
+    let (writer, editor, reader) = (clients[0], clients[1], clients[2])
+    let before = KeyEditStatistics.current
+    var report: KeysStressReport
+    switch scenario {
+    case .todos, .window: report = try await todos(writer: writer, editor: editor, reader: reader)
+    case .nested: report = try await nested(writer: writer, editor: editor, reader: reader)
+    }
+    let after = KeyEditStatistics.current
+    report.editsMeetingResults = after.editsMeetingResults - before.editsMeetingResults
+    report.withheldParts = after.withheldParts - before.withheldParts
+    return report
+  }
+
+  private func client(port: Int) -> InstantClient {
+    InstantClient(
+      appId: Self.appID, apiURI: URL(string: "http://127.0.0.1:\(port)")!,
+      websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory,
+      schema: StressSchema.client)
+  }
+
+  private var deadline: ContinuousClock.Instant { .now + .milliseconds(Int(seconds * 1000)) }
+
+  // MARK: Todos and the window
+
+  private func todos(writer: InstantClient, editor: InstantClient, reader: InstantClient) async throws -> KeysStressReport {
+    let window = scenario == .window
+    var key = StressSchema.todos
+    if window { key = key.where(\.done, .eq(false)).orderBy(\.n, .asc).limit(10) }
+    let todos = Shared(wrappedValue: [], InstantSyncKey(key, client: editor, diffBase: naive ? .newestShown : .edited))
+    var model = TodoWriterModel()
+    var rng = SplitMix(seed: seed).derived(1)
+    // A first page of rows, so the editor has something to edit from the start.
+    for _ in 0..<20 { try await writer.transact(model.create(&rng, window: window)) }
+    try await waitUntil("the editor's key loaded") { !todos.wrappedValue.isEmpty }
+
+    let end = deadline
+    let written = NIOLockedValueBox([String: Bool]())
+    async let edits = edit(until: end, seed: seed) { rng in
+      var made: (String, Bool)?
+      todos.withLock { value in
+        guard !value.isEmpty else { return }
+        let index = Int.random(in: 0..<value.count, using: &rng)
+        value[index].done = window ? true : !value[index].done
+        made = (value[index].id, value[index].done)
+      }
+      guard let made else { return false }
+      written.withLockedValue { $0[made.0] = made.1 }
+      return true
+    }
+    var ops = 0
+    while ContinuousClock.now < end {
+      try await writer.transact(model.next(&rng, window: window))
+      ops += 1
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    let editCount = await edits
+    try await settle(writer, editor)
+
+    let rows = try await byID(reader.queryOnce(["todos": [:]]).data["todos"]?.arrayValue ?? [])
+    let deleted = model.titles.keys.filter { rows[$0] == nil }.count
+    let writtenBack = model.titles.filter { id, title in rows[id].map { $0["title"]?.stringValue != title } ?? false }.count
+    let recreated = model.deleted.filter { rows[$0] != nil }.count
+    let lost = written.withLockedValue { $0 }.filter { id, done in
+      rows[id].map { $0["done"]?.boolValue != done } ?? false
+    }.count
+    return KeysStressReport(
+      scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
+      damage: [("deleted by edits", deleted), ("written back", writtenBack), ("re-created", recreated)],
+      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count)
+  }
+
+  // MARK: Nested
+
+  private func nested(writer: InstantClient, editor: InstantClient, reader: InstantClient) async throws -> KeysStressReport {
+    var rng = SplitMix(seed: seed).derived(1)
+    var model = PostWriterModel(rng: &rng)
+    try await writer.transact(model.setup())
+    let posts = Shared(
+      wrappedValue: [],
+      InstantSyncKey(StressSchema.posts.with(\.author), client: editor, diffBase: naive ? .newestShown : .edited))
+    let postCount = model.authors.count
+    try await waitUntil("the editor's key loaded") { posts.wrappedValue.count == postCount }
+
+    let end = deadline
+    let written = NIOLockedValueBox([String: String]())
+    let counter = NIOLockedValueBox(0)
+    async let edits = edit(until: end, seed: seed) { rng in
+      let content = counter.withLockedValue { $0 += 1; return "edit \($0)" }
+      var edited: String?
+      posts.withLock { value in
+        guard !value.isEmpty else { return }
+        let index = Int.random(in: 0..<value.count, using: &rng)
+        value[index].content = content
+        edited = value[index].id
+      }
+      guard let edited else { return false }
+      written.withLockedValue { $0[edited] = content }
+      return true
+    }
+    var ops = 0
+    while ContinuousClock.now < end {
+      try await writer.transact(model.next(&rng))
+      ops += 1
+      try await Task.sleep(for: .milliseconds(6))
+    }
+    let editCount = await edits
+    try await settle(writer, editor)
+
+    let data = try await reader.queryOnce(["posts": ["author": [:]], "profiles": [:]]).data
+    let rows = byID(data["posts"]?.arrayValue ?? [])
+    let profiles = byID(data["profiles"]?.arrayValue ?? [])
+    let movedBack = model.authors.filter { post, author in rows[post]?["author"]?["id"]?.stringValue != author }.count
+    let handles = model.handles.filter { profile, handle in profiles[profile]?["handle"]?.stringValue != handle }.count
+    let deleted = model.authors.keys.filter { rows[$0] == nil }.count
+    let lost = written.withLockedValue { $0 }.filter { post, content in rows[post]?["content"]?.stringValue != content }.count
+    return KeysStressReport(
+      scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
+      damage: [("posts deleted by edits", deleted), ("posts moved back", movedBack), ("handles written back", handles)],
+      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count)
+  }
+
+  // MARK: Driving
+
+  /// Calls `edit` every 0.5–1.5 × the interval until `end`, on a thread of its own or on the main
+  /// actor; returns how many edits it made.
+  private func edit(until end: ContinuousClock.Instant, seed: UInt64, _ edit: @escaping @Sendable (inout SplitMix) -> Bool) async -> Int {
+    let interval = intervalMilliseconds
+    var rng = SplitMix(seed: seed).derived(2)
+    if onMainActor {
+      var count = 0
+      while ContinuousClock.now < end {
+        if await MainActor.run(body: { edit(&rng) }) { count += 1 }
+        try? await Task.sleep(for: .milliseconds(Int.random(in: interval / 2...interval * 3 / 2, using: &rng)))
+      }
+      return count
+    }
+    return await withCheckedContinuation { [rng] continuation in
+      Thread {
+        var rng = rng
+        var count = 0
+        while ContinuousClock.now < end {
+          if edit(&rng) { count += 1 }
+          Thread.sleep(forTimeInterval: Double(Int.random(in: interval / 2...interval * 3 / 2, using: &rng)) / 1000)
+        }
+        continuation.resume(returning: count)
+      }.start()
+    }
+  }
+
+  /// Waits until neither client has a write the server has not acknowledged.
+  private func settle(_ clients: InstantClient...) async throws {
+    for client in clients {
+      try await waitUntil("every write acknowledged", timeout: .seconds(300)) {
+        await client.pendingWrites.allSatisfy { $0.state == .synced }
+      }
+    }
+  }
+
+  private func waitUntil(
+    _ what: String, timeout: Duration = .seconds(60), _ condition: @Sendable () async -> Bool
+  ) async throws {
+    let end = ContinuousClock.now + timeout
+    while ContinuousClock.now < end {
+      if await condition() { return }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    throw KeysStressError(description: "\(what) did not happen within \(timeout)")
+  }
+
+  private func byID(_ rows: [JSON]) -> [String: JSON] {
+    Dictionary(rows.map { ($0["id"]?.stringValue ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+  }
+}
+
+struct KeysStressError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// The writer's todos: what each live row's title is, and which rows it deleted.
+struct TodoWriterModel {
+  var titles: [String: String] = [:]
+  var deleted: Set<String> = []
+  private var live: [String] = []
+  private var counter = 0
+
+  mutating func create(_ rng: inout SplitMix, window: Bool) -> InstaMLOp {
+    counter += 1
+    let id = rng.uuid()
+    let title = "t\(counter)"
+    titles[id] = title
+    live.append(id)
+    let n = window ? Double(Int.random(in: 0..<100_000, using: &rng)) : Double(counter)
+    return .create("todos", .id(id), ["title": .string(title), "done": false, "n": .number(n)])
+  }
+
+  /// Mostly creates; renames and deletes rows of its own.
+  mutating func next(_ rng: inout SplitMix, window: Bool) -> InstaMLOp {
+    let roll = Double.random(in: 0..<1, using: &rng)
+    if roll < 0.15, let id = live.randomElement(using: &rng) {
+      counter += 1
+      titles[id] = "t\(counter)"
+      return .update("todos", .id(id), ["title": .string("t\(counter)")])
+    }
+    if roll < 0.22, live.count > 20 {
+      let id = live.remove(at: Int.random(in: 0..<live.count, using: &rng))
+      titles[id] = nil
+      deleted.insert(id)
+      return .delete("todos", .id(id))
+    }
+    return create(&rng, window: window)
+  }
+}
+
+/// The writer's posts and profiles: whose each post is, and each profile's handle.
+struct PostWriterModel {
+  var authors: [String: String] = [:]
+  var handles: [String: String] = [:]
+  private let profiles: [String]
+  private let posts: [String]
+  private var counter = 0
+
+  init(rng: inout SplitMix) {
+    profiles = (0..<8).map { _ in rng.uuid() }
+    posts = (0..<200).map { _ in rng.uuid() }
+    for (index, profile) in profiles.enumerated() { handles[profile] = "p\(index)" }
+    for post in posts { authors[post] = profiles.randomElement(using: &rng) }
+  }
+
+  func setup() -> [InstaMLOp] {
+    profiles.map { .create("profiles", .id($0), ["handle": .string(handles[$0]!)]) }
+      + posts.flatMap { post in
+        [
+          .create("posts", .id(post), ["content": "new"]),
+          .link("posts", .id(post), ["author": .string(authors[post]!)]),
+        ]
+      }
+  }
+
+  /// A profile renamed (one in five), or a post moved to another profile.
+  mutating func next(_ rng: inout SplitMix) -> [InstaMLOp] {
+    counter += 1
+    if Double.random(in: 0..<1, using: &rng) < 0.2 {
+      let profile = profiles.randomElement(using: &rng)!
+      handles[profile] = "p-\(counter)"
+      return [.update("profiles", .id(profile), ["handle": .string("p-\(counter)")])]
+    }
+    let post = posts.randomElement(using: &rng)!
+    let from = authors[post]!
+    let to = profiles.filter { $0 != from }.randomElement(using: &rng)!
+    authors[post] = to
+    return [.unlink("posts", .id(post), ["author": .string(from)]), .link("posts", .id(post), ["author": .string(to)])]
+  }
+}

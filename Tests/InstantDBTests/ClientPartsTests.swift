@@ -104,3 +104,55 @@ struct ClientPartsTests {
   }
 }
 
+
+/// A damaged database is never removed without a copy of it that was checked.
+@Suite("Damaged database files")
+struct DamagedFileTests {
+  struct DiskFull: Error {}
+  let garbage = Data(repeating: 0x5A, count: 8192)
+
+  private func damagedFile() throws -> URL {
+    let file = temporaryDirectory().appendingPathComponent("a.sqlite")
+    try garbage.write(to: file)
+    return file
+  }
+
+  private func leftovers(beside file: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+      .filter { $0.contains("unreadable") }
+  }
+
+  @Test("When the copy aside fails, the file is left as it is and the client keeps to memory")
+  func failedCopy() throws {
+    let file = try damagedFile()
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+    let (storage, saved) = ClientStorage.make(.sqlite(file), copy: { _, _ in throw DiskFull() })
+    #expect(storage.problem?.kind == .unavailable)
+    #expect(storage.problem?.reason.contains("DiskFull") == true)
+    #expect(try Data(contentsOf: file) == garbage, "the damaged file is untouched")
+    #expect(saved.mutations.isEmpty)
+    #expect(try leftovers(beside: file).isEmpty)
+  }
+
+  @Test("A copy that is not the whole file counts as failed")
+  func truncatedCopy() throws {
+    let file = try damagedFile()
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+    let (storage, _) = ClientStorage.make(.sqlite(file)) { _, to in
+      try Data(repeating: 0x5A, count: 100).write(to: URL(fileURLWithPath: to))
+    }
+    #expect(storage.problem?.kind == .unavailable)
+    #expect(try Data(contentsOf: file) == garbage)
+    #expect(try leftovers(beside: file).isEmpty, "the partial copy is removed")
+  }
+
+  @Test("With a good copy the damaged file is replaced and the copy kept")
+  func goodCopy() throws {
+    let file = try damagedFile()
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+    let (storage, _) = ClientStorage.make(.sqlite(file))
+    #expect(storage.problem?.kind == .unreadable)
+    let movedTo = try #require(storage.problem?.movedTo)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == garbage)
+  }
+}

@@ -233,8 +233,22 @@ public struct QuerySubscription: AsyncSequence, Sendable {
     let query = self.query
     let id = UUID()
     let stream = AsyncStream<QueryResult>(bufferingPolicy: .bufferingNewest(64)) { continuation in
-      continuation.onTermination = { _ in Task { await reactor.unsubscribe(query, id: id) } }
-      Task { await reactor.subscribe(query, id: id, continuation) }
+      // The unsubscribe waits for the subscribe: two unordered tasks let a short-lived iteration
+      // unsubscribe first and leave the query live for good.
+      let hooks = reactor.subscriptionHooks
+      let subscribed = Task {
+        await hooks.beforeSubscribe?()
+        await reactor.subscribe(query, id: id, continuation)
+        hooks.subscribeFinished()
+      }
+      continuation.onTermination = { _ in
+        Task {
+          await subscribed.value
+          hooks.beforeUnsubscribe?()
+          await reactor.unsubscribe(query, id: id)
+          hooks.unsubscribeFinished()
+        }
+      }
     }
     return stream.makeAsyncIterator()
   }

@@ -14,6 +14,8 @@ actor Reactor {
   }
 
   let config: Configuration
+  /// Test seams for subscription order.
+  nonisolated let subscriptionHooks = QuerySubscriptionHooks()
   let storage: ClientStorage
   let logger: Logger
 

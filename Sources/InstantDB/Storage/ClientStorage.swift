@@ -38,7 +38,7 @@ final class ClientStorage: Sendable {
   /// Opens `storage` and reads what it holds. Never fails: a file that cannot be used is reported
   /// in ``problem`` and the client falls back to memory (or to a fresh file, when the old one was
   /// unreadable).
-  static func make(_ storage: InstantStorage) -> (ClientStorage, Saved) {
+  static func make(_ storage: InstantStorage, copy: (String, String) throws -> Void = copyFile) -> (ClientStorage, Saved) {
     guard case let .sqlite(url) = storage else { return memory(problem: nil) }
     let path = url.path
     do {
@@ -70,14 +70,22 @@ final class ClientStorage: Sendable {
       // Damaged. A copy goes aside first, for inspection; then what can still be read is kept
       // (``salvage(_:)``); only if nothing can be is the client started clean.
       let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
-      for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-        try? FileManager.default.copyItem(atPath: path + suffix, toPath: aside + suffix)
+      do {
+        try copyAside(path, to: aside, copy: copy)
+      } catch let copyError {
+        // Without a verified copy nothing is changed: the file may hold the only copy of queued
+        // writes. It stays as it is, and this client keeps its state in memory.
+        close(fd)
+        let reason = "\(error); left as it is, since no copy of it could be made (\(copyError))"
+        return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: reason))
       }
       if let (db, saved, dropped) = salvage(path) {
         let reason = "\(error); kept \(saved.mutations.count) queued writes, dropped \(dropped) unreadable rows"
         let problem = StorageProblem(kind: .repaired, path: path, movedTo: aside, reason: reason)
         return (ClientStorage(db: db, lockFD: fd, problem: problem), saved)
       }
+      // The copy aside is verified, so removing the originals loses nothing; one that cannot be
+      // removed is reported by opening the fresh file below.
       for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
       let problem = StorageProblem(kind: .unreadable, path: path, movedTo: aside, reason: "\(error)")
       do {
@@ -110,6 +118,31 @@ final class ClientStorage: Sendable {
     }
     return nil
   }
+  /// Copies the database and its `-wal` and `-shm` files to `aside`, then checks each copy has the
+  /// original's size; throws (and removes what it copied) if any copy fails.
+  static func copyAside(_ path: String, to aside: String, copy: (String, String) throws -> Void) throws {
+    let files = FileManager.default
+    var copied: [String] = []
+    do {
+      for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
+        try copy(path + suffix, aside + suffix)
+        copied.append(aside + suffix)
+        let size = { (file: String) in try files.attributesOfItem(atPath: file)[.size] as? Int }
+        guard try size(path + suffix) == size(aside + suffix) else {
+          throw StorageCopyError(file: path + suffix)
+        }
+      }
+    } catch {
+      // Partial copies are only copies; the originals are untouched.
+      for file in copied { try? files.removeItem(atPath: file) }
+      throw error
+    }
+  }
+
+  static func copyFile(_ from: String, _ to: String) throws {
+    try FileManager.default.copyItem(atPath: from, toPath: to)
+  }
+
   private static func memory(problem: StorageProblem?) -> (ClientStorage, Saved) {
     // An in-memory database cannot fail to open or migrate.
     let db = try! DatabaseQueue()
@@ -308,4 +341,10 @@ extension ClientStorage {
     guard lockFD >= 0 else { return }
     do { try db.close() } catch { ClientLog.make().error("could not close the local database: \(error)") }
   }
+}
+
+/// A copy of a damaged database file that does not match the original.
+struct StorageCopyError: Error, CustomStringConvertible {
+  var file: String
+  var description: String { "the copy of \(file) is not the same size as the file" }
 }

@@ -28,7 +28,8 @@ public enum InstantStorage: Sendable, Equatable {
 /// What happened to a local database the client could not use.
 public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
   public enum Kind: Sendable, Equatable {
-    /// The file could not be read; it was renamed to ``movedTo`` and the client started clean.
+    /// The file could not be read; a copy of it (checked) is at ``movedTo``, the file was removed
+    /// and the client started clean.
     case unreadable
     /// The file was damaged, and what could still be read was kept: ``reason`` says how many
     /// queued writes were kept and how many unreadable rows were dropped (writes among them are
@@ -36,7 +37,8 @@ public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
     case repaired
     /// Another client holds the file; this client keeps its state in memory.
     case inUse
-    /// The file could not be created or opened; this client keeps its state in memory.
+    /// The file could not be created or opened, or it is damaged and no copy of it could be made
+    /// (it is then left exactly as it is); this client keeps its state in memory.
     case unavailable
   }
 

@@ -33,7 +33,7 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
   private var entries: [Entry] = []
   private var nextNumber = 0
 
-  init(retirement: Duration = .seconds(1), capacity: Int = 32) {
+  init(retirement: Duration = .seconds(1), capacity: Int = 8) {
     self.retirement = retirement
     self.capacity = capacity
   }

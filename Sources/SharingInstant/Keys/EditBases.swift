@@ -57,12 +57,7 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
       entries.removeLast()
       repeated = true
     }
-    defer { nextNumber += 1 }
-    entries.append(Entry(number: nextNumber, value: value, taken: nil, repeated: repeated))
-    if entries.count > capacity, let oldest = entries.firstIndex(where: { $0.taken != nil }) {
-      entries.remove(at: oldest)
-    }
-    return nextNumber
+    return append(Entry(number: nextNumber, value: value, taken: nil, repeated: repeated))
   }
 
   /// The reference took value `number` at `now`.
@@ -73,8 +68,18 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
 
   /// The edit `value` was saved while the reference held it.
   mutating func edited(_ value: Value, at now: Instant) {
-    let number = give(value)
-    taken(number, at: now)
+    append(Entry(number: nextNumber, value: value, taken: now))
+  }
+
+  /// Adds `entry` (numbered `nextNumber`), retiring the oldest taken value beyond ``capacity``.
+  @discardableResult
+  private mutating func append(_ entry: Entry) -> Int {
+    entries.append(entry)
+    nextNumber += 1
+    if entries.count > capacity, let oldest = entries.firstIndex(where: { $0.taken != nil }) {
+      entries.remove(at: oldest)
+    }
+    return entry.number
   }
 
   /// The values the reference took that may still be an edit's start, oldest first: all but those

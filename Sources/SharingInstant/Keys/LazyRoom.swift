@@ -42,6 +42,8 @@ final class LazyRoom<Presence: Codable & Sendable & Equatable>: @unchecked Senda
       return self.joined
     }
     guard let joined else { return }
+    // A join that failed left no room to leave (its error was reported to the key that joined),
+    // so nothing is lost when it throws here.
     Task { try? await joined.value.leave() }
   }
 }

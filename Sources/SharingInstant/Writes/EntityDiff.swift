@@ -3,8 +3,8 @@ import InstantCore
 
 /// The explicit writes that turn one snapshot of a collection into another, by id.
 ///
-/// `old` is what *this key* last delivered or saved, never the server's state, so a key that
-/// shows a filtered or limited view can only delete what the user removed from that view:
+/// `old` is a value this key gave its `@Shared` (see ``EditWrites``), never the server's state, so
+/// a key that shows a filtered or limited view can only delete what the user removed from it:
 /// - an id only in `new` is created (its attributes, then its links);
 /// - an id in both is updated with just the attributes that changed, strictly (`upsert: false`,
 ///   so an edit never brings back an entity someone else deleted);

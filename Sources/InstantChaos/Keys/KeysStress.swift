@@ -44,6 +44,12 @@ public struct KeysStress: Sendable {
     let clients = (0..<3).map { _ in client(port: port) }
     defer { Task { for client in clients { await client.shutdown() }; await server.stop() } }
     let (writer, editor, reader) = (clients[0], clients[1], clients[2])
+    let trace = NIOLockedValueBox([String]())
+    KeyEditStatistics.observer = { reading, ops in
+      let line = "\(reading): " + ops.map { "\($0.action) \($0.entity) \($0.args.map { "\($0)" } ?? "")" }.joined(separator: "; ")
+      trace.withLockedValue { $0.append(line) }
+    }
+    defer { KeyEditStatistics.observer = nil }
     let before = KeyEditStatistics.current
     var report: KeysStressReport
     switch scenario {
@@ -53,6 +59,15 @@ public struct KeysStress: Sendable {
     let after = KeyEditStatistics.current
     report.editsMeetingResults = after.editsMeetingResults - before.editsMeetingResults
     report.withheldParts = after.withheldParts - before.withheldParts
+    report.editsBesideOtherEdits = after.editsBesideOtherEdits - before.editsBesideOtherEdits
+    report.editsUnread = after.editsUnread - before.editsUnread
+    if !report.passed, ProcessInfo.processInfo.environment["KEYS_STRESS_TRACE"] != nil {
+      for id in report.damagedIDs {
+        for line in trace.withLockedValue({ $0 }) where line.contains(id) {
+          FileHandle.standardError.write(Data("damaged \(id) ← \(line)\n".utf8))
+        }
+      }
+    }
     return report
   }
 
@@ -103,16 +118,18 @@ public struct KeysStress: Sendable {
     try await settle(writer, editor)
 
     let rows = try await byID(reader.queryOnce(["todos": [:]]).data["todos"]?.arrayValue ?? [])
-    let deleted = model.titles.keys.filter { rows[$0] == nil }.count
-    let writtenBack = model.titles.filter { id, title in rows[id].map { $0["title"]?.stringValue != title } ?? false }.count
-    let recreated = model.deleted.filter { rows[$0] != nil }.count
-    let lost = written.withLockedValue { $0 }.filter { id, done in
+    let deletedIDs = model.titles.keys.filter { rows[$0] == nil }
+    let writtenBackIDs = model.titles.filter { id, title in rows[id].map { $0["title"]?.stringValue != title } ?? false }.keys
+    let recreatedIDs = model.deleted.filter { rows[$0] != nil }
+    let lostIDs = written.withLockedValue { $0 }.filter { id, done in
       rows[id].map { $0["done"]?.boolValue != done } ?? false
-    }.count
+    }.keys
+    let (deleted, writtenBack, recreated, lost) = (deletedIDs.count, writtenBackIDs.count, recreatedIDs.count, lostIDs.count)
     return KeysStressReport(
       scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
       damage: [("deleted by edits", deleted), ("written back", writtenBack), ("re-created", recreated)],
-      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count)
+      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count,
+      damagedIDs: Array(deletedIDs) + Array(writtenBackIDs) + Array(recreatedIDs) + Array(lostIDs))
   }
 
   // MARK: Nested
@@ -156,14 +173,16 @@ public struct KeysStress: Sendable {
     let data = try await reader.queryOnce(["posts": ["author": [:]], "profiles": [:]]).data
     let rows = byID(data["posts"]?.arrayValue ?? [])
     let profiles = byID(data["profiles"]?.arrayValue ?? [])
-    let movedBack = model.authors.filter { post, author in rows[post]?["author"]?["id"]?.stringValue != author }.count
-    let handles = model.handles.filter { profile, handle in profiles[profile]?["handle"]?.stringValue != handle }.count
-    let deleted = model.authors.keys.filter { rows[$0] == nil }.count
-    let lost = written.withLockedValue { $0 }.filter { post, content in rows[post]?["content"]?.stringValue != content }.count
+    let movedBackIDs = model.authors.filter { post, author in rows[post]?["author"]?["id"]?.stringValue != author }.keys
+    let handleIDs = model.handles.filter { profile, handle in profiles[profile]?["handle"]?.stringValue != handle }.keys
+    let deletedIDs = model.authors.keys.filter { rows[$0] == nil }
+    let lostIDs = written.withLockedValue { $0 }.filter { post, content in rows[post]?["content"]?.stringValue != content }.keys
+    let (movedBack, handles, deleted, lost) = (movedBackIDs.count, handleIDs.count, deletedIDs.count, lostIDs.count)
     return KeysStressReport(
       scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
       damage: [("posts deleted by edits", deleted), ("posts moved back", movedBack), ("handles written back", handles)],
-      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count)
+      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count,
+      damagedIDs: Array(deletedIDs) + Array(movedBackIDs) + Array(handleIDs) + Array(lostIDs))
   }
 
   // MARK: Driving

@@ -13,8 +13,13 @@ public struct KeysStressReport: Sendable, CustomStringConvertible {
   public var editsMeetingResults: Int
   /// Parts of those edits withheld as ambiguous.
   public var withheldParts: Int
+  /// Edits beside another unsaved edit, and edits whose `@Shared` could not be read back.
+  public var editsBesideOtherEdits = 0
+  public var editsUnread = 0
   public var writerOps: Int
   public var rows: Int
+  /// The ids of the rows counted as damage or as own edits lost.
+  public var damagedIDs: [String] = []
 
   public var passed: Bool { damage.allSatisfy { $0.count == 0 } && ownEditsLost == 0 }
 
@@ -22,6 +27,7 @@ public struct KeysStressReport: Sendable, CustomStringConvertible {
     let damage = damage.map { "\($0.kind): \($0.count)" }.joined(separator: ", ")
     return "\(scenario) seed \(seed), edits every \(intervalMilliseconds) ms: \(damage), own edits lost: \(ownEditsLost)"
       + " · \(edits) edits, \(editsMeetingResults) met a concurrent result, \(withheldParts) parts withheld"
+      + (editsBesideOtherEdits + editsUnread > 0 ? ", \(editsBesideOtherEdits) beside another edit, \(editsUnread) unread" : "")
       + " · writer: \(writerOps) writes, \(rows) rows · \(passed ? "PASS" : "FAIL")"
   }
 }

@@ -268,16 +268,16 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     lock.withLock {
       let now = _now()
       let writes: EditWrites<Entity>
-      let metResult: Bool
+      let found: KeyEditStatistics.Reading
       do {
-        (writes, metResult) = try self.writes(of: value, reading: _diffBase == .newestShown ? .unknown : reading(), at: now)
+        (writes, found) = try self.writes(of: value, reading: _diffBase == .newestShown ? .unknown : reading(), at: now)
       } catch {
         unqueued = error
         return done(.failure(error))
       }
       // The reference holds the edit, unless a value reached it after the closure: then the key
       // shows the edit on top of that value, and that is where the next edit starts.
-      if metResult, let shown = writes.onNewest, showToSubscriber(shown) != nil {
+      if found == .afterResult, let shown = writes.onNewest, showToSubscriber(shown) != nil {
         if writes.ops.isEmpty, let failure = lastDeliveredFailure { report(failure) }
       } else {
         bases.edited(value, at: now)
@@ -289,7 +289,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       }
       let ops = writes.ops
       guard !ops.isEmpty else { return afterQueuedWrites { done(.success(())) } }
-      KeyEditStatistics.record(metResults: metResult, withheld: writes.withheld.count)
+      KeyEditStatistics.record(found, withheld: writes.withheld.count, ops: ops)
       writesStarted += 1
       rejection = nil
       let previous = lastWrite
@@ -313,29 +313,29 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   }
 
   /// The writes of `edit`, found from what the reference holds (`reading`) and the values it took;
-  /// and whether a value reached the reference after the edit's closure.
+  /// and what the reference was found holding.
   private func writes(of edit: Value, reading: ReferenceReading<Value>, at now: ContinuousClock.Instant) throws
-    -> (EditWrites<Entity>, metResult: Bool)
+    -> (EditWrites<Entity>, KeyEditStatistics.Reading)
   {
     if _diffBase == .newestShown {
-      return (try EditWrites(edit: edit, starts: bases.newest.map { [$0] } ?? [], newest: nil, key: key), false)
+      return (try EditWrites(edit: edit, starts: bases.newest.map { [$0] } ?? [], newest: nil, key: key), .unread)
     }
     switch reading {
     case .edit:
       // Nothing reached the reference after the closure: it was given the newest value taken.
-      return (try EditWrites(edit: edit, starts: bases.newestTaken.map { [$0] } ?? [], newest: nil, key: key), false)
+      return (try EditWrites(edit: edit, starts: bases.newestTaken.map { [$0] } ?? [], newest: nil, key: key), .edit)
     case .other(let current):
       var retained = bases.retained(at: now)
       guard let newest = retained.last, EditBases.same(newest, current) else {
         // Another thread's edit, not saved yet, is in the reference.
-        return (try EditWrites(edit: edit, starts: retained, newest: nil, key: key), false)
+        return (try EditWrites(edit: edit, starts: retained, newest: nil, key: key), .besideOtherEdit)
       }
       // A value reached the reference after the closure; the edit started from one taken before
       // (which may equal it: a repeat stands for both).
       if !bases.newestTakenRepeats { retained.removeLast() }
-      return (try EditWrites(edit: edit, starts: retained, newest: newest, key: key), true)
+      return (try EditWrites(edit: edit, starts: retained, newest: newest, key: key), .afterResult)
     case .unknown:
-      return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), false)
+      return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), .unread)
     }
   }
 

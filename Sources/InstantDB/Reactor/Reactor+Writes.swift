@@ -87,6 +87,8 @@ extension Reactor {
   /// Waits for the server's answer to a write: its tx-id, or its error.
   func synced(_ id: String) async throws(InstantClientError) -> Int {
     if let outcome = outcomes[id] { return try outcome.get() }
+    // After shutdown nobody would ever resume the wait.
+    guard !isShutDown else { throw InstantClientError(.shutDown, "the client was shut down") }
     // From the newest: a receipt is usually awaited right after its write was queued, and a
     // scan from the front would make each wait cost the whole offline backlog.
     guard let m = mutations.last(where: { $0.id == id }) else {

@@ -57,6 +57,7 @@ public enum InstantDateCoding {
 
   private static func unquoted(_ string: String) -> String? {
     guard string.count >= 2, string.first == "\"", string.last == "\"" else { return nil }
+    // Not a JSON string: the caller reports the value as not a date (nothing is dropped).
     return (try? JSON.parse(string))?.stringValue
   }
 
@@ -122,8 +123,13 @@ extension KeyedDecodingContainer {
   /// most one object; a missing key, `null` or an empty array gives `nil`.
   public func decodeInstantLinkIfPresent<Target: Decodable>(_ type: Target.Type, forKey key: Key) throws -> Target? {
     guard contains(key), try !decodeNil(forKey: key) else { return nil }
-    if let many = try? decode([Target].self, forKey: key) { return many.first }
-    return try decode(Target.self, forKey: key)
+    do {
+      return try decode([Target].self, forKey: key).first
+    } catch let DecodingError.typeMismatch(_, context) where context.codingPath.count == codingPath.count + 1 {
+      // The value itself is not an array, so it is the object. An array whose object does not
+      // decode throws that object's error instead (its path is deeper), not a misleading one.
+      return try decode(Target.self, forKey: key)
+    }
   }
 
   /// Decodes a required `i.json()` or `i.any()` attribute; a missing key gives `.null`.

@@ -22,3 +22,27 @@ struct DecodingTests {
     }
   }
 }
+
+@Suite("Has-one links that do not decode")
+struct LinkDecodingTests {
+  @Test("A has-one link decodes from an object or a one-element array")
+  func bothShapes() throws {
+    let author: JSON = ["id": "a", "handle": "ann"]
+    let fromObject = try JSONValueDecoder().decode(Post.self, from: ["id": "p", "content": "hi", "author": author])
+    let fromArray = try JSONValueDecoder().decode(Post.self, from: ["id": "p", "content": "hi", "author": [author]])
+    #expect(fromObject.author?.handle == "ann")
+    #expect(fromArray.author == fromObject.author)
+  }
+
+  @Test("A linked object that does not decode reports its own error, not \"expected an object\"")
+  func linkErrorIsTheObjects() throws {
+    let post: JSON = ["id": "p", "content": "hi", "author": [["id": "a"]]]
+    let error = try #require(throws: DecodingError.self) { try JSONValueDecoder().decode(Post.self, from: post) }
+    guard case let .keyNotFound(key, context) = error else {
+      Issue.record("expected the missing handle, got \(error)")
+      return
+    }
+    #expect(key.stringValue == "handle")
+    #expect(context.codingPath.first?.stringValue == "author")
+  }
+}

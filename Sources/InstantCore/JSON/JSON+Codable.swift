@@ -1,6 +1,7 @@
 extension JSON: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
+    // Each `try?` below asks "is it this type?"; a value that is none of them throws at the end.
     if container.decodeNil() {
       self = .null
     } else if let b = try? container.decode(Bool.self) {

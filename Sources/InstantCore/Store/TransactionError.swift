@@ -29,6 +29,28 @@ package struct TransactionError: Error, CustomStringConvertible, Equatable, Send
     self.description = description ?? message
   }
 
+  /// Whether an error with wire `type` and `hint` refuses an `add-attr` because the attribute
+  /// exists under another id (another client created it first): `record-not-unique` whose
+  /// `hint["record-type"]` is `ident` (the reference's `idents` unique index on `etype.label`,
+  /// the one the race hits, and instant-local's) or `attr` (the reference's `attrs` table). Matched
+  /// by type and hint only, never by the message, whose words differ between servers.
+  package static func isAttrConflict(type: String?, hint: JSON?) -> Bool {
+    guard type == Kind.recordNotUnique.rawValue, let recordType = hint?["record-type"]?.stringValue else { return false }
+    return recordType == "ident" || recordType == "attr"
+  }
+
+  /// An `add-attr` whose `etype.label` another attr (`other`) already has. The hint is the
+  /// reference's for its `idents` unique index (`record-type: ident`, `etype`, `label`), plus the
+  /// id of the attr that holds the name in `args`; the message is the reference's for the
+  /// same conflict found by its `add-attr` SQL.
+  static func identTaken(_ etype: String, _ label: String, by other: Attr) -> TransactionError {
+    TransactionError(
+      .recordNotUnique, "Another attribute for \(etype).\(label) exists with different properties.",
+      hint: [
+        "record-type": "ident", "etype": .string(etype), "label": .string(label), "args": .array([.string(other.id)]),
+      ])
+  }
+
   static func invalid(_ reason: String, in step: JSON? = nil) -> TransactionError {
     var errors: JSONObject = ["message": .string(reason)]
     if let step { errors["in"] = step }

@@ -99,14 +99,10 @@ extension TripleStore {
     }
     let f = attr.forwardIdentity
     if let other = attrs.forward(f.etype, f.label) ?? attrs.reverse(f.etype, f.label) {
-      throw TransactionError(
-        .recordNotUnique, "Another attribute for \(f.etype).\(f.label) exists with different properties.",
-        hint: ["record-type": "attr", "args": .array([.string(other.id)])])
+      throw .identTaken(f.etype, f.label, by: other)
     }
     if let r = attr.reverseIdentity, let other = attrs.forward(r.etype, r.label) ?? attrs.reverse(r.etype, r.label) {
-      throw TransactionError(
-        .recordNotUnique, "Another attribute for \(r.etype).\(r.label) exists with different properties.",
-        hint: ["record-type": "attr", "args": .array([.string(other.id)])])
+      throw .identTaken(r.etype, r.label, by: other)
     }
     var stored = o
     if stored["required?"] == nil { stored["required?"] = false }

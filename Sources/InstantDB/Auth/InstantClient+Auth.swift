@@ -24,21 +24,21 @@ extension InstantClient {
   /// Signs in as a new guest user (no email); a later ``signInWithMagicCode(email:code:)``
   /// upgrades the guest, keeping its id.
   @discardableResult
-  public func signInAsGuest() async throws -> AuthUser {
+  public func signInAsGuest() async throws(InstantClientError) -> AuthUser {
     let user = try await authAPI.signInAsGuest()
     await changeUser(user)
     return user
   }
 
   /// Asks the server to email a 6-digit code to `email` (instant-local logs it instead).
-  public func sendMagicCode(email: String) async throws {
+  public func sendMagicCode(email: String) async throws(InstantClientError) {
     try await authAPI.sendMagicCode(email: email)
   }
 
   /// Signs in with the code sent to `email`. A wrong or used code throws
   /// ``InstantClientError/Kind/authRejected`` and changes nothing.
   @discardableResult
-  public func signInWithMagicCode(email: String, code: String) async throws -> AuthUser {
+  public func signInWithMagicCode(email: String, code: String) async throws(InstantClientError) -> AuthUser {
     let guest = await currentGuestToken()
     let user = try await authAPI.verifyMagicCode(email: email, code: code, guestToken: guest)
     await changeUser(user)
@@ -49,7 +49,7 @@ extension InstantClient {
   /// `clientName` is the OAuth client's name in the app's settings; `nonce` the one the token was
   /// requested with, if any.
   @discardableResult
-  public func signInWithIdToken(clientName: String, idToken: String, nonce: String? = nil) async throws -> AuthUser {
+  public func signInWithIdToken(clientName: String, idToken: String, nonce: String? = nil) async throws(InstantClientError) -> AuthUser {
     await reactor.loadUser(from: userFile)
     let current = await reactor.refreshToken
     let user = try await authAPI.signInWithIdToken(clientName: clientName, idToken: idToken, nonce: nonce, currentToken: current)
@@ -79,7 +79,7 @@ extension InstantClient {
     do {
       let user = try await authAPI.verifyRefreshToken(token)
       await reactor.receiveVerifiedUser(user)
-    } catch let error as InstantClientError where error.kind == .authRejected && error.hint?["record-type"] == "app-user" {
+    } catch where error.kind == .authRejected && error.hint?["record-type"] == "app-user" {
       reactor.logger.error("the server no longer knows the signed-in user; signing out")
       await changeUser(nil)
     } catch {

@@ -96,29 +96,38 @@ public final class InstantClient: Sendable {
   }
 
   /// The server's current answer to `query`. Throws ``InstantClientError/Kind/offline`` when not
-  /// connected, and ``InstantClientError/Kind/timedOut`` after `timeout`.
-  public func queryOnce(_ query: JSON, timeout: Duration = .seconds(30)) async throws -> QueryResult {
+  /// connected, ``InstantClientError/Kind/timedOut`` after `timeout`, the server's refusal
+  /// (``InstantClientError/Kind/queryRejected``), and ``InstantClientError/Kind/cancelled`` when
+  /// the calling task is cancelled first.
+  public func queryOnce(
+    _ query: JSON, timeout: Duration = .seconds(30)
+  ) async throws(InstantClientError) -> QueryResult {
     guard await reactor.status == .authenticated else {
       throw InstantClientError(.offline, "queryOnce needs a connection to the server")
     }
-    return try await withThrowingTaskGroup(of: QueryResult?.self) { group in
+    let outcome = await withTaskGroup(of: Result<QueryResult, InstantClientError>.self) { group in
       group.addTask {
         for await result in self.subscribe(query) where !result.isFromCache || result.error != nil {
-          if let error = result.error { throw error }
-          return result
+          if let error = result.error { return .failure(error) }
+          return .success(result)
         }
-        throw InstantClientError(.shutDown, "the client was shut down")
+        // The stream ends when the client shuts down, or early when this task is cancelled.
+        if Task.isCancelled { return .failure(InstantClientError(.cancelled, "queryOnce was cancelled")) }
+        return .failure(InstantClientError(.shutDown, "the client was shut down"))
       }
       group.addTask {
-        try await Task.sleep(for: timeout)
-        return nil
+        do {
+          try await Task.sleep(for: timeout)
+          return .failure(InstantClientError(.timedOut, "no answer from the server within \(timeout)"))
+        } catch {
+          return .failure(InstantClientError(.cancelled, "queryOnce was cancelled", underlying: error))
+        }
       }
       defer { group.cancelAll() }
-      guard let first = try await group.next(), let result = first else {
-        throw InstantClientError(.timedOut, "no answer from the server within \(timeout)")
-      }
-      return result
+      // Both tasks always give an outcome, so the first one is the answer.
+      return await group.next() ?? .failure(InstantClientError(.cancelled, "queryOnce was cancelled"))
     }
+    return try outcome.get()
   }
 
   // MARK: Writes
@@ -126,14 +135,18 @@ public final class InstantClient: Sendable {
   /// Applies `ops` as one transaction. Returns once the write is saved on this device (it is
   /// already visible to every local query); ``WriteReceipt/synced()`` waits for the server.
   /// Throws at once when the ops are invalid, the app is read-only, or the write cannot be saved.
+  /// Throws ``InstantClientError/Kind/invalidOps`` (``InstantClientError/underlying`` is the
+  /// `InstaMLError`), ``InstantClientError/Kind/appReadOnly`` or ``InstantClientError/Kind/appDisabled``,
+  /// ``InstantClientError/Kind/storage`` (``InstantClientError/underlying`` is the database's error),
+  /// or ``InstantClientError/Kind/shutDown``.
   @discardableResult
-  public func transact(_ ops: [InstaMLOp]) async throws -> WriteReceipt {
+  public func transact(_ ops: [InstaMLOp]) async throws(InstantClientError) -> WriteReceipt {
     let id = try await reactor.transact(ops)
     return WriteReceipt(id: id, reactor: reactor)
   }
 
   @discardableResult
-  public func transact(_ op: InstaMLOp) async throws -> WriteReceipt {
+  public func transact(_ op: InstaMLOp) async throws(InstantClientError) -> WriteReceipt {
     try await transact([op])
   }
 
@@ -213,7 +226,7 @@ public struct WriteReceipt: Sendable, Hashable {
   /// server's error (``InstantClientError/Kind/transactionRejected``) if it refused it, in which
   /// case the write has been rolled back locally. Offline, this waits for the next connection.
   @discardableResult
-  public func synced() async throws -> Int {
+  public func synced() async throws(InstantClientError) -> Int {
     try await reactor.synced(id)
   }
 

@@ -2,6 +2,10 @@ import InstantCore
 
 /// An error from the client: a write the server rejected, a query it refused, a write refused
 /// because the app is read-only, or a problem with local storage.
+///
+/// Switch on ``kind``; show ``message``. A server error keeps the server's ``serverType`` and
+/// ``hint``; an error that started elsewhere (InstaML refusing the ops, the SQLite file, the HTTP
+/// request, a decoder) keeps that error in ``underlying``.
 public struct InstantClientError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, to switch on.
   public enum Kind: Sendable, Equatable {
@@ -40,6 +44,9 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     case authRejected
     /// A write the server had not confirmed when the signed-in user changed; it was not re-sent.
     case userChanged
+    /// The task waiting for the answer was cancelled (``InstantClient/queryOnce(_:timeout:)``, an
+    /// auth request); nothing was changed on this device.
+    case cancelled
   }
 
   public var kind: Kind
@@ -49,12 +56,26 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
   public var serverType: String?
   /// The server's `hint` (for server errors).
   public var hint: JSON?
+  /// The error this one reports, when it started outside the client: an `InstaMLError` for
+  /// ``Kind/invalidOps``, an `InstaQLError` for ``Kind/invalidQuery``, the database's error for
+  /// ``Kind/storage``, the `URLError` for ``Kind/offline`` from an auth request, the
+  /// `DecodingError` for ``Kind/presenceDecoding``. Not part of `==`.
+  public var underlying: (any Error)?
 
-  public init(_ kind: Kind, _ message: String, serverType: String? = nil, hint: JSON? = nil) {
+  public init(
+    _ kind: Kind, _ message: String, serverType: String? = nil, hint: JSON? = nil, underlying: (any Error)? = nil
+  ) {
     self.kind = kind
     self.message = message
     self.serverType = serverType
     self.hint = hint
+    self.underlying = underlying
+  }
+
+  /// Equal when they say the same thing (kind, message, server type and hint); ``underlying`` is
+  /// left out, as an `any Error` has no equality.
+  public static func == (a: Self, b: Self) -> Bool {
+    a.kind == b.kind && a.message == b.message && a.serverType == b.serverType && a.hint == b.hint
   }
 
   public var description: String {

@@ -21,6 +21,7 @@ enum AttrRewriter {
           steps.append(step)
           continue
         }
+        // An add-attr that does not parse is kept as it is (below), for the server to judge.
         if op == "add-attr", parts.count > 1, let local = try? Attr(json: parts[1]), server[local.id] == nil {
           let f = local.forwardIdentity
           if let existing = server.forward(f.etype, f.label) {

@@ -117,9 +117,13 @@ extension Reactor {
     for attrJSON in mutations[i].addedAttrs {
       guard case var .object(o) = attrJSON else { continue }
       o["isUnsynced"] = nil
-      if let attr = try? Attr(json: o), attrs[attr.id] == nil {
+      do {
+        let attr = try Attr(json: o)
+        guard attrs[attr.id] == nil else { continue }
         attrs.add(attr)
         attrsChanged = true
+      } catch {
+        logger.error("an attr of acknowledged write \(id) does not parse; its values stay hidden locally until the server's attrs arrive: \(error)")
       }
     }
     if attrsChanged { optimisticAttrsCache = nil }
@@ -173,11 +177,12 @@ extension Reactor {
     logger.error("server error: \(message["message"]?.stringValue ?? "?") (\(message["type"]?.stringValue ?? "?"))")
   }
 
-  /// The server refused an `add-attr` because the same attribute exists with another id.
+  /// The server refused an `add-attr` because the same attribute exists with another id, told by
+  /// the error's wire `type` and `hint` (``TransactionError/isAttrConflict(type:hint:)``), never
+  /// by its message. An attr id that exists with other properties is not this race: rewriting to
+  /// the server's ids cannot fix it, so that write is rejected at once.
   static func isAttrConflict(_ error: InstantClientError) -> Bool {
-    guard error.serverType == "record-not-unique" else { return false }
-    return error.hint?["record-type"] == "attr" || error.message.hasPrefix("Another attribute for")
-      || error.message.hasPrefix("The attribute with id")
+    TransactionError.isAttrConflict(type: error.serverType, hint: error.hint)
   }
 
   private func setAppStatus(_ raw: String) {

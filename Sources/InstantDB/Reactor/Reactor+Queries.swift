@@ -90,6 +90,8 @@ extension Reactor {
     guard !cacheFlushScheduled else { return }
     cacheFlushScheduled = true
     cacheSave = Task.detached {
+      // Cancelled (by shutdown or a sign-out) only cuts the wait short: the batch is saved or
+      // dropped on purpose by the canceller, so no error is lost here.
       try? await Task.sleep(for: .seconds(1))
       await self.saveCache(self.takeCacheBatch())
     }
@@ -162,7 +164,7 @@ extension Reactor {
       } catch {
         result = QueryResult(
           data: state.lastDelivered?.data ?? .object([:]), isFromCache: !state.isFresh,
-          error: InstantClientError(.invalidQuery, "\(error)"), hasPendingWrites: false)
+          error: InstantClientError(.invalidQuery, "\(error)", underlying: error), hasPendingWrites: false)
       }
     } else if let error = state.error {
       result = QueryResult(data: .object([:]), isFromCache: false, error: error, hasPendingWrites: false)

@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import Logging
 
 extension Reactor {
   /// Expands `ops`, shows the write to every query at once, saves it (the *enqueued* moment; a
@@ -21,7 +22,7 @@ extension Reactor {
         attrs: optimisticAttrs(), stores: queries.values.compactMap(\.overlay), schema: config.schema)
       steps = try instaml.transform(ops)
     } catch {
-      throw InstantClientError(.invalidOps, error.description)
+      throw InstantClientError(.invalidOps, error.description, underlying: error)
     }
     let sendNow = status == .authenticated
     let m = PendingMutation(
@@ -47,11 +48,11 @@ extension Reactor {
         rebuildOverlay(key)
         deliver(key)
       }
-      throw InstantClientError(.storage, "the write could not be saved on this device: \(error)")
+      throw InstantClientError(.storage, "the write could not be saved on this device: \(error)", underlying: error)
     }
     mutations.append(m)
     // Kept up to date rather than rebuilt, so an enqueue costs the same whatever the backlog.
-    if optimisticAttrsCache != nil { Self.addAttrs(of: m, to: &optimisticAttrsCache!) }
+    if optimisticAttrsCache != nil { Self.addAttrs(of: m, to: &optimisticAttrsCache!, logger: logger) }
     if sendNow {
       send(m.frame(resend: false))
       mutations[mutations.count - 1].sentOnThisSocket = true
@@ -64,23 +65,30 @@ extension Reactor {
   func optimisticAttrs() -> AttrStore {
     if let optimisticAttrsCache { return optimisticAttrsCache }
     var result = attrs
-    for m in mutations { Self.addAttrs(of: m, to: &result) }
+    for m in mutations { Self.addAttrs(of: m, to: &result, logger: logger) }
     optimisticAttrsCache = result
     return result
   }
 
-  static func addAttrs(of m: PendingMutation, to attrs: inout AttrStore) {
+  static func addAttrs(of m: PendingMutation, to attrs: inout AttrStore, logger: Logger) {
     // A pending write re-sends the unsynced attrs it uses: most are known already, and only the
     // others are parsed.
     for json in m.addedAttrs {
-      guard let id = json["id"]?.stringValue, attrs[id] == nil, let attr = try? Attr(json: json) else { continue }
-      attrs.add(attr)
+      guard let id = json["id"]?.stringValue, attrs[id] == nil else { continue }
+      do {
+        attrs.add(try Attr(json: json))
+      } catch {
+        // The write keeps the step and the server judges it; only this device's view lacks the attr.
+        logger.error("write \(m.id) creates an attr \(id) that does not parse, so its values are not shown locally until the server's attrs arrive: \(error)")
+      }
     }
   }
 
   /// Waits for the server's answer to a write: its tx-id, or its error.
-  func synced(_ id: String) async throws -> Int {
+  func synced(_ id: String) async throws(InstantClientError) -> Int {
     if let outcome = outcomes[id] { return try outcome.get() }
+    // After shutdown nobody would ever resume the wait.
+    guard !isShutDown else { throw InstantClientError(.shutDown, "the client was shut down") }
     // From the newest: a receipt is usually awaited right after its write was queued, and a
     // scan from the front would make each wait cost the whole offline backlog.
     guard let m = mutations.last(where: { $0.id == id }) else {
@@ -88,9 +96,9 @@ extension Reactor {
         .unknownWrite, "no write with id \(id) is pending or recently finished on this client")
     }
     if let txID = m.txID { return txID }
-    return try await withCheckedThrowingContinuation { continuation in
+    return try await withCheckedContinuation { continuation in
       syncWaiters[id, default: []].append(continuation)
-    }
+    }.get()
   }
 
   /// Records how a write ended and wakes those waiting for it.
@@ -99,7 +107,7 @@ extension Reactor {
     attrConflictRetries[id] = nil
     outcomeOrder.append(id)
     if outcomeOrder.count > 1_000 { outcomes[outcomeOrder.removeFirst()] = nil }
-    for waiter in syncWaiters.removeValue(forKey: id) ?? [] { waiter.resume(with: outcome.mapError { $0 }) }
+    for waiter in syncWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
   }
 
   /// A write the server refused: gone from the queue and from every query, error to the caller.

@@ -52,7 +52,7 @@ actor Reactor {
   /// How finished writes ended, for `synced()` calls that come late (bounded).
   var outcomes: [String: Result<Int, InstantClientError>] = [:]
   var outcomeOrder: [String] = []
-  var syncWaiters: [String: [CheckedContinuation<Int, any Error>]] = [:]
+  var syncWaiters: [String: [CheckedContinuation<Result<Int, InstantClientError>, Never>]] = [:]
   /// How often each write was retried after an attribute race (bounded).
   var attrConflictRetries: [String: Int] = [:]
   var pendingWatchers = Watchers<[PendingWrite]>()
@@ -142,6 +142,7 @@ actor Reactor {
       wakeup = (id, continuation)
       if let delay {
         Task {
+          // Nothing cancels this task; if anything did, waking early only reconnects sooner.
           try? await Task.sleep(for: delay)
           self.wake(id)
         }
@@ -195,7 +196,7 @@ actor Reactor {
     finishRooms()
     auth.watchers.finishAll()
     for (_, waiters) in syncWaiters {
-      waiters.forEach { $0.resume(throwing: InstantClientError(.shutDown, "the client was shut down")) }
+      waiters.forEach { $0.resume(returning: .failure(InstantClientError(.shutDown, "the client was shut down"))) }
     }
     syncWaiters = [:]
     cacheSave?.cancel()  // skips its sleep; the batch is saved below or by the task, once

@@ -65,7 +65,7 @@ struct PresenceDecoder<Presence: Codable & Sendable & Equatable> {
       return Entry(id: id, raw: data, userID: userID, value: try PresenceCoding.decode(data, as: Presence.self))
     } catch {
       let problem = InstantClientError(
-        .presenceDecoding, "the presence of peer \(id) does not decode as \(Presence.self): \(error)")
+        .presenceDecoding, "the presence of peer \(id) does not decode as \(Presence.self): \(error)", underlying: error)
       let wasFailing = previous != nil && previous?.value == nil
       if !wasFailing { logger.error("\(problem)") }
       return Entry(id: id, raw: data, userID: userID, value: nil, problem: problem)
@@ -73,9 +73,20 @@ struct PresenceDecoder<Presence: Codable & Sendable & Equatable> {
   }
 
   /// Your own presence was encoded from a `Presence` (or another handle's type, on a shared room).
+  /// One that does not decode as `Presence` shows as `fallbackUser` here (logged once per value);
+  /// what peers see, and what this device keeps and re-sends, is the presence as it was set.
   private mutating func decodeUser(_ raw: JSON) -> Presence {
     if let user, user.raw == raw { return user.value }
-    let value = (try? PresenceCoding.decode(raw, as: Presence.self)) ?? fallbackUser
+    let value: Presence
+    do {
+      value = try PresenceCoding.decode(raw, as: Presence.self)
+    } catch {
+      // `{}` or null is no presence set yet (a room joined first by a topic handle): nothing to report.
+      if !Reactor.isEmptyPresence(raw) {
+        logger.error("your own presence does not decode as \(Presence.self), so this handle shows its default instead: \(error)")
+      }
+      value = fallbackUser
+    }
     user = (raw, value)
     return value
   }

@@ -119,8 +119,8 @@ extension Reactor {
     switch op {
     case "join-room-ok": joined(roomID)
     case "join-room-error":
-      rooms[roomID]!.error = InstantClientError(
-        .roomRejected, message["error"]?["message"]?.stringValue ?? "the server refused to join the room")
+      // The refusal's type and hint are kept with its message, as for an `error` frame.
+      rooms[roomID]!.error = InstantClientError(serverError: message["error"] ?? [:], kind: .roomRejected)
       notifyPresence(roomID)
     case "refresh-presence":
       guard case .object = message["data"] else { return skipPresence(op) }

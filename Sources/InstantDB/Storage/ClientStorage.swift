@@ -44,7 +44,7 @@ final class ClientStorage: Sendable {
     do {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     } catch {
-      return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)"))
+      return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)", underlying: error))
     }
     let fd = open(path + ".lock", O_CREAT | O_RDWR, 0o600)
     guard fd >= 0 else {
@@ -254,6 +254,7 @@ final class ClientStorage: Sendable {
       for row in try Row.fetchAll(db, sql: "SELECT rowid, id, ord, created, steps, tx_id, sent FROM mutation ORDER BY ord, id") {
         func column<T: DatabaseValueConvertible>(_ name: String) -> T? { T.fromDatabaseValue(row[name] as DatabaseValue) }
         if let id: String = column("id"), let order: Int = column("ord"), let created: Double = column("created"),
+          // Steps that do not parse make the row unreadable: counted and reported, never skipped quietly.
           let text: String = column("steps"), case let .array(steps)? = try? JSON.parse(text)
         {
           let sent: Bool = column("sent") ?? false

@@ -47,6 +47,21 @@ public struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
   /// Where an unreadable file was moved, or a copy of a repaired one was put.
   public var movedTo: String?
   public var reason: String
+  /// The error behind ``reason`` (the file system's or the database's), when there was one. Not
+  /// part of `==`.
+  public var underlying: (any Error)?
+
+  init(kind: Kind, path: String, movedTo: String? = nil, reason: String, underlying: (any Error)? = nil) {
+    self.kind = kind
+    self.path = path
+    self.movedTo = movedTo
+    self.reason = reason
+    self.underlying = underlying
+  }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.kind == b.kind && a.path == b.path && a.movedTo == b.movedTo && a.reason == b.reason
+  }
 
   public var description: String {
     switch kind {

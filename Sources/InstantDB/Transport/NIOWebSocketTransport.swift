@@ -66,7 +66,7 @@ public struct NIOWebSocketTransport: WebSocketTransport {
           }
         }
     } catch {
-      throw WebSocketTransportError("cannot connect to \(target.host):\(target.port): \(error)")
+      throw WebSocketTransportError("cannot connect to \(target.host):\(target.port): \(error)", underlying: error)
     }
     let deadline = upgraded.eventLoop.scheduleTask(in: TimeAmount(connectTimeout)) {
       socket.fail(WebSocketTransportError("no WebSocket handshake with \(target.redacted) within \(connectTimeout)"))
@@ -77,7 +77,8 @@ public struct NIOWebSocketTransport: WebSocketTransport {
       accepted = try await upgraded.get()
     } catch {
       if let timeout = socket.failedWith { throw timeout }
-      throw WebSocketTransportError("the connection to \(target.redacted) ended during the WebSocket handshake (\(error))")
+      throw WebSocketTransportError(
+        "the connection to \(target.redacted) ended during the WebSocket handshake (\(error))", underlying: error)
     }
     guard accepted else {
       throw WebSocketTransportError("the server refused the WebSocket upgrade at \(target.redacted)")

@@ -50,6 +50,7 @@ final class SocketHandler: ChannelInboundHandler, @unchecked Sendable {
       channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: code), promise: nil)
     }
     let forced = channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+    // A close that fails still leaves the channel closed; why the socket ended is in `failedWith`.
     try? await channel.closeFuture.get()
     forced.cancel()
   }

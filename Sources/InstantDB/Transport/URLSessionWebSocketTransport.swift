@@ -40,7 +40,8 @@
       let interval = pingInterval
       let pinger = Task {
         while !Task.isCancelled {
-          try? await Task.sleep(for: interval)
+          // Cancelled when the connection closes: stop, rather than ping a closed task once more.
+          do { try await Task.sleep(for: interval) } catch { return }
           let alive = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             task.sendPing { continuation.resume(returning: $0 == nil) }
           }

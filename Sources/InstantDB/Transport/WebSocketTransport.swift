@@ -27,5 +27,10 @@ public protocol WebSocketConnection: Sendable {
 /// Why a transport could not open or keep a socket.
 public struct WebSocketTransportError: Error, CustomStringConvertible, Sendable {
   public var description: String
-  public init(_ description: String) { self.description = description }
+  /// The networking library's own error, when one caused this.
+  public var underlying: (any Error)?
+  public init(_ description: String, underlying: (any Error)? = nil) {
+    self.description = description
+    self.underlying = underlying
+  }
 }

@@ -38,6 +38,18 @@ struct EditBasesTests {
     #expect(bases.retained(at: at(600)) == [d1])
   }
 
+  @Test("An edit's start stays a possible start while many newer values arrive before its save")
+  func manyValuesDuringAStall() {
+    var bases = EditBases<Todo>()
+    shown(&bases, [x], at: 0)
+    var value: Value = [x]
+    for n in 1...40 {
+      value.append(Todo(title: "arrived \(n)"))
+      shown(&bases, value, at: n)
+    }
+    #expect(bases.retained(at: at(41)).first == [x])
+  }
+
   @Test("A value on its way to the reference is not a start yet, and retires nothing")
   func onItsWay() {
     var bases = EditBases<Todo>(retirement: .milliseconds(500))

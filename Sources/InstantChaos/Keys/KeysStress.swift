@@ -44,6 +44,11 @@ public struct KeysStress: Sendable {
     let clients = (0..<3).map { _ in client(port: port) }
     defer { Task { for client in clients { await client.shutdown() }; await server.stop() } }
     let (writer, editor, reader) = (clients[0], clients[1], clients[2])
+    let refusals = NIOLockedValueBox([String]())
+    let watching = Task {
+      for await rejected in editor.rejectedWrites() { refusals.withLockedValue { $0.append("\(rejected.error)") } }
+    }
+    defer { watching.cancel() }
     let trace = NIOLockedValueBox([String]())
     KeyEditStatistics.observer = { reading, ops in
       let line = "\(reading): " + ops.map { "\($0.action) \($0.entity) \($0.args.map { "\($0)" } ?? "")" }.joined(separator: "; ")
@@ -65,6 +70,9 @@ public struct KeysStress: Sendable {
       for id in report.damagedIDs {
         for line in trace.withLockedValue({ $0 }) where line.contains(id) {
           FileHandle.standardError.write(Data("damaged \(id) ← \(line)\n".utf8))
+        }
+        for line in refusals.withLockedValue({ $0 }) where line.contains(id) {
+          FileHandle.standardError.write(Data("damaged \(id) refused: \(line)\n".utf8))
         }
       }
     }

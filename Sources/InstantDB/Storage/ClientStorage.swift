@@ -65,7 +65,7 @@ final class ClientStorage: Sendable {
       // Busy is not broken: some other process holds the file longer than `busyTimeout`. It is
       // left alone, and this client keeps its state in memory.
       close(fd)
-      return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "\(error)"))
+      return memory(problem: StorageProblem(kind: .inUse, path: path, reason: "\(error)", underlying: error))
     } catch {
       // Damaged. A copy goes aside first, for inspection; then what can still be read is kept
       // (``salvage(_:)``); only if nothing can be is the client started clean.
@@ -77,22 +77,22 @@ final class ClientStorage: Sendable {
         // writes. It stays as it is, and this client keeps its state in memory.
         close(fd)
         let reason = "\(error); left as it is, since no copy of it could be made (\(copyError))"
-        return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: reason))
+        return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: reason, underlying: copyError))
       }
       if let (db, saved, dropped) = salvage(path) {
         let reason = "\(error); kept \(saved.mutations.count) queued writes, dropped \(dropped) unreadable rows"
-        let problem = StorageProblem(kind: .repaired, path: path, movedTo: aside, reason: reason)
+        let problem = StorageProblem(kind: .repaired, path: path, movedTo: aside, reason: reason, underlying: error)
         return (ClientStorage(db: db, lockFD: fd, problem: problem), saved)
       }
       // The copy aside is verified, so removing the originals loses nothing; one that cannot be
       // removed is reported by opening the fresh file below.
       for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-      let problem = StorageProblem(kind: .unreadable, path: path, movedTo: aside, reason: "\(error)")
+      let problem = StorageProblem(kind: .unreadable, path: path, movedTo: aside, reason: "\(error)", underlying: error)
       do {
         return (ClientStorage(db: try openFile(path), lockFD: fd, problem: problem), Saved())
       } catch {
         close(fd)
-        return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)"))
+        return memory(problem: StorageProblem(kind: .unavailable, path: path, reason: "\(error)", underlying: error))
       }
     }
   }
@@ -105,13 +105,17 @@ final class ClientStorage: Sendable {
   /// file's lock, so no other connection uses that index. `nil` when neither works.
   private static func salvage(_ path: String) -> (DatabaseQueue, Saved, dropped: Int)? {
     for attempt in 0..<2 {
+      // The -shm file is only an index SQLite rebuilds from the log; a copy of it is aside.
       if attempt == 1 { try? FileManager.default.removeItem(atPath: path + "-shm") }
+      // Failing to open or check is the damage already reported by the caller.
       guard let db = try? openFile(path) else { continue }
       let probe = ClientStorage(db: db, lockFD: -1, problem: nil)
       guard (try? db.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") })) == "ok",
         let (mutations, dropped) = try? probe.loadReadableMutations()
       else { continue }
       var saved = Saved(mutations: mutations)
+      // Attrs and cached results are only a cache, refetched from the server: one that does not read
+      // back is cleared (and if clearing fails, it is found damaged again at the next start).
       if let attrs = try? probe.loadAttrs() { saved.attrs = attrs } else { try? db.write { try $0.execute(sql: "DELETE FROM kv") } }
       if let queries = try? probe.loadQueries() { saved.queries = queries } else { try? db.write { try $0.execute(sql: "DELETE FROM query") } }
       return (db, saved, dropped)

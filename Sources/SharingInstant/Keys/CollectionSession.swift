@@ -217,7 +217,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   /// ``EntityChanges`` relies on).
   private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
     var value = Value()
-    var failures: [(id: String, reason: String)] = []
+    var failures: [(id: String, error: any Error)] = []
     let previous = lock.withLock { self.decoded }
     var decoded: [String: (json: JSON, entity: Entity)] = [:]
     let decoder = JSONValueDecoder()
@@ -233,10 +233,10 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         value.updateOrAppend(entity)
         decoded[id] = (json, entity)
       } catch {
-        failures.append((id, "\(error)"))
+        failures.append((id, error))
       }
     }
-    let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, failures: failures)
+    let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, errors: failures)
     if let failure { Self.logger.error("\(failure)") }
     lock.withLock {
       lastResult = result

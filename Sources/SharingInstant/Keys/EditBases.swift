@@ -28,12 +28,15 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
 
   /// How long a value stays a possible start after a newer one was taken by the reference.
   var retirement: Duration
-  /// At most this many values are kept, the oldest taken ones retiring first.
+  /// At most this many values are kept, the oldest taken ones retiring first. Large enough that a
+  /// thread stalled between its closure and `save` while results pour in (100 a second under the
+  /// stress run's writer) still finds its start: with 8, a stall of 100 ms under load retired it,
+  /// and the edit deleted rows that arrived meanwhile.
   let capacity: Int
   private var entries: [Entry] = []
   private var nextNumber = 0
 
-  init(retirement: Duration = .seconds(1), capacity: Int = 8) {
+  init(retirement: Duration = .seconds(2), capacity: Int = 64) {
     self.retirement = retirement
     self.capacity = capacity
   }

@@ -3,8 +3,11 @@
 public struct EntityDecodingError: Error, CustomStringConvertible, Sendable {
   /// The entities' namespace.
   public var namespace: String
-  /// Each failed entity's id (or its position when it has none) and why it failed.
-  public var failures: [(id: String, reason: String)]
+  /// Each failed entity's id (or its position when it has none) and the error decoding it threw.
+  public var errors: [(id: String, error: any Error)]
+
+  /// Each failed entity's id and why it failed, in words.
+  public var failures: [(id: String, reason: String)] { errors.map { ($0.id, "\($0.error)") } }
 
   public var description: String {
     "\(failures.count) \(namespace) entit\(failures.count == 1 ? "y" : "ies") did not decode: "

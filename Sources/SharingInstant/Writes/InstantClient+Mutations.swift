@@ -20,12 +20,12 @@ extension InstantClient {
   /// Applies generated mutations (`Todo.create(title: "Run")`, `Todo.update(id, done: true)`, …)
   /// as one transaction, exactly as the same InstaML ops would be.
   @discardableResult
-  public func transact(_ mutations: [InstantMutation]) async throws -> WriteReceipt {
+  public func transact(_ mutations: [InstantMutation]) async throws(InstantClientError) -> WriteReceipt {
     try await transact(mutations.map(\.op))
   }
 
   @discardableResult
-  public func transact(_ mutation: InstantMutation, _ more: InstantMutation...) async throws -> WriteReceipt {
+  public func transact(_ mutation: InstantMutation, _ more: InstantMutation...) async throws(InstantClientError) -> WriteReceipt {
     try await transact([mutation] + more)
   }
 }

@@ -1,0 +1,93 @@
+import Observation
+
+/// Draws a frame, and draws it again when something it read changes (Observation) or when asked;
+/// a frame the same as the last one drawn is not drawn again.
+///
+/// Redraws are driven by changes and coalesced: whatever happens, at most one redraw is pending
+/// and at most one Observation registration is live, so a thousand changes cost what one does.
+/// Observation says a value *will* change, and a `@Shared` value can change off the main actor,
+/// so the redraw that follows a change can still read the old value, and a change made while a
+/// frame is being read is not reported to the registration that frame makes: one more redraw
+/// comes ``followUp`` after the latest change, which reads the new value.
+@MainActor
+public final class Screen {
+  /// How long after a change the second redraw comes.
+  public static let followUp = Duration.milliseconds(15)
+
+  private let frame: @MainActor () -> [String]
+  private let draw: @MainActor ([String]) -> Void
+  private var last: [String]?
+  private var stopped = false
+  private var redrawPending = false
+  /// When the redraw that follows the latest change is due (`nil`: none pending).
+  private var followUpDue: ContinuousClock.Instant?
+
+  /// How many frames were computed (drawn or found unchanged).
+  public private(set) var renders = 0
+  /// How many Observation registrations are live (0 or 1): made by a render, not yet fired.
+  public private(set) var liveRegistrations = 0
+  /// How many times something the frame read changed.
+  public private(set) var changes = 0
+
+  /// A screen showing `frame`, drawn with `draw` (``Terminal/draw(_:)`` in a demo).
+  public init(frame: @escaping @MainActor () -> [String], draw: @escaping @MainActor ([String]) -> Void = Terminal.draw) {
+    self.frame = frame
+    self.draw = draw
+  }
+
+  /// The frame drawn last.
+  public var lastFrame: [String] { last ?? [] }
+
+  /// Computes the frame now and draws it if it changed; watches what it read unless a watch is
+  /// already live.
+  public func render() {
+    guard !stopped else { return }
+    renders += 1
+    let lines: [String]
+    if liveRegistrations == 0 {
+      liveRegistrations = 1
+      lines = withObservationTracking(frame) {
+        Task { @MainActor [weak self] in self?.changed() }
+      }
+    } else {
+      lines = frame()
+    }
+    guard lines != last else { return }
+    last = lines
+    draw(lines)
+  }
+
+  /// Asks for a redraw soon (after the key or change being handled), unless one is pending.
+  public func setNeedsRender() {
+    guard !redrawPending, !stopped else { return }
+    redrawPending = true
+    Task { @MainActor [weak self] in
+      guard let self else { return }
+      redrawPending = false
+      render()
+    }
+  }
+
+  /// Stops drawing (the demo is quitting).
+  public func stop() { stopped = true }
+
+  private func changed() {
+    liveRegistrations = 0
+    changes += 1
+    setNeedsRender()
+    // The follow-up comes after the *latest* change: a change while one is pending moves it.
+    let pending = followUpDue != nil
+    followUpDue = .now + Self.followUp
+    guard !pending else { return }
+    Task { @MainActor [weak self] in
+      while let due = self?.followUpDue {
+        try? await Task.sleep(until: due)
+        guard let self else { return }
+        if followUpDue == due {
+          followUpDue = nil
+          setNeedsRender()
+        }
+      }
+    }
+  }
+}

@@ -134,8 +134,9 @@ public final class DemoSession {
       unsent = await client.pendingWrites.count { $0.state != .synced }
     }
     guard unsent > 0 else { return nil }
-    return "\(Self.writes(unsent)) not acknowledged by the server (the connection is \(status.connection.rawValue)"
-      + (status.reason.map { ": \($0)" } ?? "") + "); this demo keeps its queue in memory, so \(unsent == 1 ? "it is" : "they are") lost"
+    let writes = unsent == 1 ? "1 write was" : "\(unsent) writes were"
+    return "\(writes) not acknowledged by the server (connection: \(status.connection.rawValue)"
+      + (status.reason.map { ", \($0)" } ?? "") + "); this demo keeps its queue in memory, so \(unsent == 1 ? "it is" : "they are") lost"
   }
 
   private static func writes(_ count: Int) -> String { count == 1 ? "1 write" : "\(count) writes" }

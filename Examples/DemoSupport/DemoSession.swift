@@ -25,7 +25,7 @@ public final class DemoSession {
   /// above their input line. Observed, so setting it later (after an `await`) redraws.
   public var notice: String?
   /// How long quitting waits for this terminal's writes to reach the server.
-  package var flushTimeout = Duration.seconds(5)
+  private let flushTimeout = Duration.seconds(5)
 
   /// Reads the command line, then finds or starts the server and makes the client every
   /// `@Shared` key created afterwards uses. Prints the problem and exits on a bad option or a
@@ -94,7 +94,7 @@ public final class DemoSession {
     Terminal.enterRawMode()
     let screen = Screen { [self] in Terminal.fit(frame(demo)) }
     let keys = DemoSupport.keys()
-    _ = await play(demo, keys: keys, screen: screen)
+    await play(demo, keys: keys, screen: screen)
     let unsent = await quit(demo, keys: keys, screen: screen)
     await server.stop()
     Terminal.restore()
@@ -103,30 +103,33 @@ public final class DemoSession {
   }
 
   /// Draws `demo` on `screen` and feeds it `keys` until one ends it (Ctrl-C, the end of input,
-  /// a ``KeyOutcome/quit``); returns that key.
-  package func play(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async -> Key {
+  /// a ``KeyOutcome/quit``).
+  private func play(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async {
     screen.render()
     for await key in keys {
-      if key == .interrupt || key == .endOfInput { return key }
-      if await demo.handle(key) == .quit { return key }
+      if key == .interrupt || key == .endOfInput { return }
+      if await demo.handle(key) == .quit { return }
       screen.setNeedsRender()
     }
-    return .endOfInput
   }
 
   /// Stops drawing, lets `demo` queue its last edits, and waits until the server has acknowledged
   /// every write of this client — at most ``flushTimeout``, or until a Ctrl-C in `keys` — saying
   /// so on the screen at once. Returns what was not sent, `nil` when everything was.
-  package func quit(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async -> String? {
+  private func quit(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async -> String? {
     screen.stop()
     await demo.save()
     var unsent = await client.pendingWrites.count { $0.state != .synced }
     guard unsent > 0 else { return nil }
-    Terminal.draw(screen.lastFrame + ["quitting: sending \(Self.writes(unsent)) to the server… (Ctrl-C quits now)"])
+    let writes = unsent == 1 ? "1 write" : "\(unsent) writes"
+    Terminal.draw(Terminal.fit(screen.lastFrame + ["quitting: sending \(writes) to the server… (Ctrl-C quits now)"]))
     let deadline = ContinuousClock.now + flushTimeout
     let interrupt = Interrupt()
     let watcher = Task { @MainActor in
-      for await key in keys where key == .interrupt { return interrupt.raised = true }
+      for await key in keys where key == .interrupt {
+        interrupt.raised = true
+        return
+      }
     }
     defer { watcher.cancel() }
     while unsent > 0, !interrupt.raised, ContinuousClock.now < deadline {
@@ -134,12 +137,10 @@ public final class DemoSession {
       unsent = await client.pendingWrites.count { $0.state != .synced }
     }
     guard unsent > 0 else { return nil }
-    let writes = unsent == 1 ? "1 write was" : "\(unsent) writes were"
-    return "\(writes) not acknowledged by the server (connection: \(status.connection.rawValue)"
+    let were = unsent == 1 ? "1 write was" : "\(unsent) writes were"
+    return "\(were) not acknowledged by the server (connection: \(status.connection.rawValue)"
       + (status.reason.map { ", \($0)" } ?? "") + "); this demo keeps its queue in memory, so \(unsent == 1 ? "it is" : "they are") lost"
   }
-
-  private static func writes(_ count: Int) -> String { count == 1 ? "1 write" : "\(count) writes" }
 }
 
 /// Whether Ctrl-C was pressed while quitting.

@@ -22,12 +22,8 @@ public final class Screen {
   /// When the redraw that follows the latest change is due (`nil`: none pending).
   private var followUpDue: ContinuousClock.Instant?
 
-  /// How many frames were computed (drawn or found unchanged).
-  public private(set) var renders = 0
   /// How many Observation registrations are live (0 or 1): made by a render, not yet fired.
   public private(set) var liveRegistrations = 0
-  /// How many times something the frame read changed.
-  public private(set) var changes = 0
 
   /// A screen showing `frame`, drawn with `draw` (``Terminal/draw(_:)`` in a demo).
   public init(frame: @escaping @MainActor () -> [String], draw: @escaping @MainActor ([String]) -> Void = Terminal.draw) {
@@ -42,7 +38,6 @@ public final class Screen {
   /// already live.
   public func render() {
     guard !stopped else { return }
-    renders += 1
     let lines: [String]
     if liveRegistrations == 0 {
       liveRegistrations = 1
@@ -73,7 +68,6 @@ public final class Screen {
 
   private func changed() {
     liveRegistrations = 0
-    changes += 1
     setNeedsRender()
     // The follow-up comes after the *latest* change: a change while one is pending moves it.
     let pending = followUpDue != nil

@@ -106,6 +106,21 @@ struct DemoErrorTests {
     #expect(try await demo.waitForExit() == 1)
     #expect(demo.text.contains("todos: 1 write was not acknowledged by the server"), "\(demo.text)")
   }
+
+  @Test("q answers at once while writes are in flight; Ctrl-C then quits without waiting, reporting them")
+  func quitWhileWritesAreInFlight() async throws {
+    let holder = try TCPHolder()
+    defer { holder.close() }
+    let demo = try DemoProcess("todos", ["--server", "http://127.0.0.1:\(holder.port)", "--name", "ann"], label: "todos, quitting")
+    defer { demo.stop() }
+    try await demo.waitForFrame("the first frame") { $0.contains("Todos:") }
+    demo.type("add one\nadd two\nq\n")
+    try await demo.waitForOutput("the quitting line") { $0.contains("quitting: sending 2 writes to the server… (Ctrl-C quits now)") }
+    demo.type("\u{03}")
+    // Well before the 5 s the demo would wait for its writes.
+    #expect(try await demo.waitForExit(timeout: .seconds(3)) == 1)
+    #expect(demo.text.contains("todos: 2 writes were not acknowledged by the server"), "\(demo.text)")
+  }
 }
 
 /// A program other than instant-local on a port: accepts connections, never answers.

@@ -7,23 +7,27 @@ import Observation
 /// and at most one Observation registration is live, so a thousand changes cost what one does.
 /// Observation says a value *will* change, and a `@Shared` value can change off the main actor,
 /// so the redraw that follows a change can still read the old value, and a change made while a
-/// frame is being read is not reported to the registration that frame makes: one more redraw
-/// comes ``followUp`` after the latest change, which reads the new value.
+/// frame is being read is not reported to the registration that frame makes: the latest change
+/// is followed by one redraw after each of ``followUps``, which read the new value.
 @MainActor
 public final class Screen {
-  /// How long after a change the second redraw comes.
-  public static let followUp = Duration.milliseconds(15)
+  /// When, after the latest change, the screen is redrawn once more: soon (the writer usually
+  /// finishes within microseconds of Observation's notice), and later for a writer that was
+  /// descheduled in between (a busy machine).
+  public static let followUps: [Duration] = [.milliseconds(2), .milliseconds(15)]
 
   private let frame: @MainActor () -> [String]
   private let draw: @MainActor ([String]) -> Void
   private var last: [String]?
   private var stopped = false
   private var redrawPending = false
-  /// When the redraw that follows the latest change is due (`nil`: none pending).
-  private var followUpDue: ContinuousClock.Instant?
+  /// The redraws that follow the latest change.
+  private var followUp: Task<Void, Never>?
 
   /// How many Observation registrations are live (0 or 1): made by a render, not yet fired.
   public private(set) var liveRegistrations = 0
+  /// How many times Observation reported a change of something a frame read.
+  public private(set) var changes = 0
 
   /// A screen showing `frame`, drawn with `draw` (``Terminal/draw(_:)`` in a demo).
   public init(frame: @escaping @MainActor () -> [String], draw: @escaping @MainActor ([String]) -> Void = Terminal.draw) {
@@ -64,23 +68,22 @@ public final class Screen {
   }
 
   /// Stops drawing (the demo is quitting).
-  public func stop() { stopped = true }
+  public func stop() {
+    stopped = true
+    followUp?.cancel()
+  }
 
   private func changed() {
     liveRegistrations = 0
+    changes += 1
     setNeedsRender()
-    // The follow-up comes after the *latest* change: a change while one is pending moves it.
-    let pending = followUpDue != nil
-    followUpDue = .now + Self.followUp
-    guard !pending else { return }
-    Task { @MainActor [weak self] in
-      while let due = self?.followUpDue {
-        try? await Task.sleep(until: due)
-        guard let self else { return }
-        if followUpDue == due {
-          followUpDue = nil
-          setNeedsRender()
-        }
+    followUp?.cancel()
+    let changed = ContinuousClock.now
+    followUp = Task { @MainActor [weak self] in
+      for delay in Self.followUps {
+        try? await Task.sleep(until: changed + delay)
+        guard !Task.isCancelled, let self else { return }
+        setNeedsRender()
       }
     }
   }

@@ -42,4 +42,13 @@ struct FrameLayoutTests {
     #expect(plain([fitted[19]]).contains("… 77 more lines"))
     #expect(Terminal.fit(lines, rows: nil) == lines, "not a terminal: everything")
   }
+
+  @Test("A long reason is wrapped at spaces into lines of at most 80 columns, nothing lost")
+  func wrapping() {
+    let reason = "the server refused this client: " + String(repeating: "word ", count: 40) + String(repeating: "x", count: 100)
+    let lines = wrap(reason)
+    #expect(lines.allSatisfy { $0.count <= 80 })
+    #expect(lines.count >= 4)
+    #expect(lines.joined(separator: " ").replacingOccurrences(of: "x x", with: "xx") == reason)
+  }
 }

@@ -72,7 +72,7 @@ final class Demo: @unchecked Sendable {
     guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/statm", encoding: .utf8),
       let pages = Int(status.split(separator: " ")[1])
     else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) >> 20
+    return (pages * Int(sysconf(Int32(_SC_PAGESIZE)))) >> 20
   }
 
   func stop() { if process.isRunning { process.terminate() } }
@@ -96,11 +96,15 @@ for change in 1...changes {
   lags.append(bob.wait("change \(change)") { $0.contains(mark) })
 }
 func ms(_ d: Duration) -> String { String(format: "%.1f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
-let last10 = lags.suffix(10).sorted()
+func summary(_ part: ArraySlice<Duration>) -> String {
+  let sorted = part.sorted()
+  return "median \(ms(sorted[sorted.count / 2])), p90 \(ms(sorted[sorted.count * 9 / 10])), max \(ms(sorted.last!))"
+}
 print("demo-lag-bench: \(changes) toggles typed into one todos, seen on the other's screen")
-print("  change 1: \(ms(lags[0]))  change 100: \(ms(lags[min(99, lags.count - 1)]))  change \(changes): \(ms(lags[changes - 1]))")
-print("  median of the last 10: \(ms(last10[last10.count / 2]))  median of all: \(ms(lags.sorted()[lags.count / 2]))")
-print("  resident memory after: ann \(ann.residentMB) MB, bob \(bob.residentMB) MB")
+print("  change 1: \(ms(lags[0])), change \(changes): \(ms(lags[changes - 1]))")
+print("  changes 1-100: \(summary(lags.prefix(100)))")
+print("  the last 100:  \(summary(lags.suffix(100)))")
+print("  resident memory after: ann (hosts the server) \(ann.residentMB) MB, bob \(bob.residentMB) MB")
 ann.type("q\n")
 bob.type("q\n")
 ann.process.waitUntilExit()

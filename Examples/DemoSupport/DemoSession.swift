@@ -93,6 +93,11 @@ public final class DemoSession {
   public func run(_ demo: some TerminalDemo) async -> Never {
     Terminal.enterRawMode()
     let screen = Screen { [self] in Terminal.fit(frame(demo)) }
+    // A resized terminal gets the frame again, fitted to its new height.
+    signal(SIGWINCH, SIG_IGN)
+    let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+    resized.setEventHandler { MainActor.assumeIsolated { screen.redraw() } }
+    resized.resume()
     let keys = DemoSupport.keys()
     await play(demo, keys: keys, screen: screen)
     let unsent = await quit(demo, keys: keys, screen: screen)

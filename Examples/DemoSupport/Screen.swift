@@ -56,6 +56,12 @@ public final class Screen {
     draw(lines)
   }
 
+  /// Draws the frame again even if it did not change (the terminal was resized).
+  public func redraw() {
+    last = nil
+    setNeedsRender()
+  }
+
   /// Asks for a redraw soon (after the key or change being handled), unless one is pending.
   public func setNeedsRender() {
     guard !redrawPending, !stopped else { return }

@@ -49,6 +49,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The lag of the terminal demos' 500th change (two `todos` processes; Foundation only):
+    // `swift run -c release demo-lag-bench ../.build/release 500`.
+    .executableTarget(name: "demo-lag-bench"),
     .executableTarget(
       name: "InstantCoreBenchmarks",
       dependencies: [

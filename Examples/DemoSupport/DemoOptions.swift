@@ -18,31 +18,43 @@ public struct DemoOptions: Sendable, Equatable {
 
   public init() {}
 
-  /// The usage text for `command`.
-  public static func usage(_ command: String, _ summary: String) -> String {
-    """
-    \(summary)
-
-    Usage: swift run \(command) [--name NAME] [--room ROOM] [--server URL | --port PORT --data FILE]
-
-    Without --server, the demo joins the instant-local already listening on --port (another
-    terminal running a demo, or `swift run instant-local`), or starts one there itself.
-
-      --server URL   an InstantDB-compatible server (http(s):// or ws(s)://); nothing embedded
-      --app-id ID    the app (default \(DemoServer.appID))
-      --name NAME    your name for the others (default user-<4 random characters>)
-      --color HEX    your color, #RRGGBB (default: one picked from the name)
-      --port PORT    the embedded server's port (default \(DemoServer.port))
-      --data FILE    the embedded server's data (default \(DemoServer.dataFile))
-      --room ROOM    the room (or board) to join
-      -h, --help     this text
-    """
+  /// What `--room` picks in `command`, `nil` for a demo without rooms (todos).
+  public static func room(in command: String) -> String? {
+    switch command {
+    case "chat": "the chat room (default lobby)"
+    case "cursors": "the canvas (default canvas)"
+    case "tiles": "the board (default main)"
+    default: nil
+    }
   }
 
-  /// Parses `arguments` (without the program name). Throws ``DemoError`` for a bad option;
-  /// returns `nil` for `--help`.
-  public static func parse(_ arguments: [String]) throws -> DemoOptions? {
+  /// The usage text for `command`.
+  public static func usage(_ command: String, _ summary: String) -> String {
+    let room = room(in: command)
+    return """
+      \(summary)
+
+      Usage: swift run \(command) [--name NAME]\(room == nil ? "" : " [--room ROOM]") [--server URL | --port PORT --data FILE]
+
+      Without --server, the demo joins the instant-local already listening on --port (another
+      terminal running a demo, or `swift run instant-local`), or starts one there itself.
+
+        --server URL   an InstantDB-compatible server (http(s):// or ws(s)://); nothing embedded
+        --app-id ID    the app (default \(DemoServer.appID))
+        --name NAME    your name for the others (default user-<4 random characters>)
+        --color HEX    your color, #RRGGBB (default: one picked from the name)
+        --port PORT    the embedded server's port (default \(DemoServer.port))
+        --data FILE    the embedded server's data (default \(DemoServer.dataFile))
+      \(room.map { "  --room ROOM    \($0)\n" } ?? "")  -h, --help     this text
+      """
+  }
+
+  /// Parses `arguments` (without the program name) of `command`. Throws ``DemoError`` for an
+  /// unknown option or argument or a bad value; returns `nil` for `--help`.
+  public static func parse(_ arguments: [String], command: String) throws -> DemoOptions? {
     var options = DemoOptions()
+    var known = ["--server", "--app-id", "--name", "--color", "--port", "--data"]
+    if room(in: command) != nil { known.append("--room") }
     var rest = arguments[...]
     while let argument = rest.popFirst() {
       var (flag, inline) = (argument, String?.none)
@@ -50,6 +62,8 @@ public struct DemoOptions: Sendable, Equatable {
         (flag, inline) = (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
       }
       if flag == "-h" || flag == "--help" { return nil }
+      guard flag.hasPrefix("-") else { throw DemoError("unknown argument “\(argument)” (\(command) takes only options: see --help)") }
+      guard known.contains(flag) else { throw DemoError("unknown option \(flag) (see --help)") }
       guard let value = inline ?? rest.popFirst() else { throw DemoError("\(flag) needs a value") }
       switch flag {
       case "--server":
@@ -66,8 +80,7 @@ public struct DemoOptions: Sendable, Equatable {
         guard let port = Int(value), (1...65535).contains(port) else { throw DemoError("--port: not a port: \(value)") }
         options.port = port
       case "--data": options.data = value
-      case "--room": options.room = value
-      default: throw DemoError("unknown option \(flag) (see --help)")
+      default: options.room = value
       }
     }
     return options

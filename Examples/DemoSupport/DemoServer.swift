@@ -65,14 +65,39 @@ public struct DemoServer: Sendable {
   }
 
   /// Joins the instant-local already listening on `port` (another terminal's demo, or
-  /// `swift run instant-local`), or starts one there with its data in `dataFile`.
+  /// `swift run instant-local`), or starts one there with its data in `dataFile`. Throws when
+  /// another program holds the port.
   public static func startOrJoin(port: Int = DemoServer.port, dataFile: String = DemoServer.dataFile) async throws -> DemoServer {
-    if isListening(port: port) { return local(port: port, embedded: nil) }
-    do {
-      return try await start(InstantLocalConfiguration(port: port, storage: .file(dataFile)))
-    } catch InstantLocalError.cannotListen where isListening(port: port) {
-      return local(port: port, embedded: nil)  // another terminal started one at the same moment
+    switch ServerProbe.probe(port: port) {
+    case .instantLocal:
+      return local(port: port, embedded: nil)
+    case .otherProgram(let answer):
+      throw DemoError(portTaken: port, answer: answer)
+    case .unreachable:
+      do {
+        return try await start(InstantLocalConfiguration(port: port, storage: .file(dataFile)))
+      } catch InstantLocalError.cannotListen {
+        // Another terminal started one at the same moment, or another program took the port.
+        switch ServerProbe.probe(port: port) {
+        case .instantLocal: return local(port: port, embedded: nil)
+        case .otherProgram(let answer): throw DemoError(portTaken: port, answer: answer)
+        case .unreachable(let reason): throw DemoError("cannot listen on port \(port) nor connect to it (\(reason)): try another --port")
+        }
+      }
     }
+  }
+
+  /// Throws, naming the cause, when nothing answers at ``apiURL`` (a server that is not running,
+  /// a wrong port or host).
+  public func checkedReachable() throws -> DemoServer {
+    guard let host = apiURL.host else { return self }
+    let port = apiURL.port ?? (apiURL.scheme == "https" ? 443 : 80)
+    if case .unreachable(let reason) = ServerProbe.probe(host: host, port: port) {
+      throw DemoError(
+        "cannot reach \(apiURL.absoluteString): \(reason.lowercased()). Is the server running? "
+          + "(`swift run instant-local` starts one on port 8888)")
+    }
+    return self
   }
 
   static func start(_ configuration: InstantLocalConfiguration) async throws -> DemoServer {
@@ -87,29 +112,16 @@ public struct DemoServer: Sendable {
       webSocketURL: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!,
       embedded: embedded)
   }
-
-  /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-  public static func isListening(port: Int) -> Bool {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    return result == 0
-  }
 }
 
 /// A demo's own error: a message for the person running it.
 public struct DemoError: Error, CustomStringConvertible {
   public var description: String
   public init(_ description: String) { self.description = description }
+
+  init(portTaken port: Int, answer: String?) {
+    self.init(
+      "port \(port) is held by another program, not an instant-local (it answered "
+        + (answer.map { "“\($0)”" } ?? "nothing") + "): choose another --port, or stop that program")
+  }
 }

@@ -8,12 +8,6 @@ import SharingInstant
   import Darwin
 #endif
 
-/// What a key did.
-public enum KeyOutcome: Sendable {
-  case handled
-  case quit
-}
-
 /// One run of a terminal demo: its options, its server (embedded or joined), its client (the
 /// default one of every `@Shared` key made afterwards), and the loop that reads keys and redraws.
 @MainActor
@@ -25,11 +19,13 @@ public final class DemoSession {
   public let server: DemoServer
   public let client: InstantClient
   public let status: DemoStatus
-  /// Whether the help is shown (``run`` shows the `help` lines under the body while it is).
+  /// Whether the help is shown (under the header).
   public var showingHelp = false
   /// A one-line message for the person at the keyboard (what the last command did); demos show it
   /// above their input line. Observed, so setting it later (after an `await`) redraws.
   public var notice: String?
+  /// How long quitting waits for this terminal's writes to reach the server.
+  private let flushTimeout = Duration.seconds(5)
 
   /// Reads the command line, then finds or starts the server and makes the client every
   /// `@Shared` key created afterwards uses. Prints the problem and exits on a bad option or a
@@ -40,13 +36,13 @@ public final class DemoSession {
     signal(SIGPIPE, SIG_IGN)
     DemoLogging.bootstrap()
     do {
-      guard let options = try DemoOptions.parse(arguments) else {
+      guard let options = try DemoOptions.parse(arguments, command: command) else {
         print(DemoOptions.usage(command, title))
         exit(0)
       }
       let server =
         if let url = options.server {
-          try DemoServer.remote(url)
+          try DemoServer.remote(url).checkedReachable()
         } else {
           try await DemoServer.startOrJoin(port: options.port, dataFile: options.data)
         }
@@ -59,7 +55,7 @@ public final class DemoSession {
     }
   }
 
-  private init(command: String, title: String, options: DemoOptions, server: DemoServer, client: InstantClient) {
+  package init(command: String, title: String, options: DemoOptions, server: DemoServer, client: InstantClient) {
     self.command = command
     self.title = title
     self.options = options
@@ -70,108 +66,90 @@ public final class DemoSession {
 
   /// Whose server this is, for the header.
   public var serverRole: String {
-    if server.embedded != nil {
-      return "this terminal hosts the server (port \(options.port), data in \(options.data)): "
-        + "the same command in another terminal joins it"
-    }
+    if server.embedded != nil { return "this terminal hosts the server on port \(options.port) (data: \(options.data))" }
     if let url = options.server { return "using the server at \(url.absoluteString)" }
     return "joined the server on port \(options.port) (another terminal hosts it)"
   }
 
-  /// The whole frame: header, status line, `body`, and `help` while ``showingHelp``.
-  public func frame(body: () -> [String], help: [String]) -> [String] {
+  /// The whole frame: header, status line, the help while ``showingHelp``, then `body`.
+  public func frame(_ demo: some TerminalDemo) -> [String] {
     var lines = [
-      Terminal.bold("\(command) — \(title)") + " · you are "
-        + Terminal.colored(options.name, options.resolvedColor) + " · ? for help",
+      Terminal.bold("\(command) — \(title)"),
+      "you are " + Terminal.colored(options.name, options.resolvedColor) + " · ? for help",
       Terminal.dim(serverRole),
-      status.line(server: server),
-      "",
     ]
-    if showingHelp { lines += help.map { "  " + $0 } + [""] }
-    lines += body()
+    lines += status.lines()
+    lines.append("")
+    if showingHelp { lines += demo.help.map { "  " + $0 } + [""] }
+    lines += demo.body()
     return lines
   }
 
-  /// Draws the frame, then redraws it after every key and whenever anything it shows changes
-  /// (Observation); `handle` gets each key. Ctrl-C and the end of input quit, as does `handle`
-  /// returning ``KeyOutcome/quit``: the demo then runs `save` (make sure every edit is queued),
-  /// waits (at most 2 s) for its writes to be acknowledged, stops the embedded server, restores
-  /// the terminal, and exits.
-  public func run(
-    help: [String], body: @escaping @MainActor () -> [String],
-    save: @escaping @MainActor () async -> Void = {},
-    handle: @escaping @MainActor (Key) async -> KeyOutcome
-  ) async -> Never {
+  /// Runs `demo` on this terminal: draws it, redraws it whenever what it shows changes, hands
+  /// it every key; Ctrl-C, the end of input and ``KeyOutcome/quit`` end it. Then waits (at most
+  /// ``flushTimeout``; a second Ctrl-C stops waiting) until the server has acknowledged every
+  /// write made here, stops the embedded server, restores the terminal and exits: 0 when every
+  /// write arrived, 1 (naming what was not sent) otherwise.
+  public func run(_ demo: some TerminalDemo) async -> Never {
     Terminal.enterRawMode()
-    let screen = Screen { [self] in frame(body: body, help: help) }
-    screen.start()
-    for await key in keys() {
-      if key == .interrupt || key == .endOfInput { break }
-      if await handle(key) == .quit { break }
-      screen.render()
-    }
-    screen.stop()
-    await save()
-    await finish()
-  }
-
-  /// Waits briefly for this demo's writes to reach the server, stops the embedded server,
-  /// restores the terminal, and exits.
-  public func finish() async -> Never {
-    let deadline = ContinuousClock.now + .seconds(2)
-    while status.connection == .authenticated, ContinuousClock.now < deadline,
-      await client.pendingWrites.contains(where: { $0.state != .synced })
-    {
-      try? await Task.sleep(for: .milliseconds(50))
-    }
+    let screen = Screen { [self] in Terminal.fit(frame(demo)) }
+    // A resized terminal gets the frame again, fitted to its new height.
+    signal(SIGWINCH, SIG_IGN)
+    let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+    resized.setEventHandler { MainActor.assumeIsolated { screen.redraw() } }
+    resized.resume()
+    let keys = DemoSupport.keys()
+    await play(demo, keys: keys, screen: screen)
+    let unsent = await quit(demo, keys: keys, screen: screen)
     await server.stop()
     Terminal.restore()
-    exit(0)
+    if let unsent { FileHandle.standardError.write(Data("\(command): \(unsent)\n".utf8)) }
+    exit(unsent == nil ? 0 : 1)
+  }
+
+  /// Draws `demo` on `screen` and feeds it `keys` until one ends it (Ctrl-C, the end of input,
+  /// a ``KeyOutcome/quit``).
+  private func play(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async {
+    screen.render()
+    for await key in keys {
+      if key == .interrupt || key == .endOfInput { return }
+      if await demo.handle(key) == .quit { return }
+      screen.setNeedsRender()
+    }
+  }
+
+  /// Stops drawing, lets `demo` queue its last edits, and waits until the server has acknowledged
+  /// every write of this client — at most ``flushTimeout``, or until a Ctrl-C in `keys` — saying
+  /// so on the screen at once. Returns what was not sent, `nil` when everything was.
+  private func quit(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async -> String? {
+    screen.stop()
+    await demo.save()
+    var unsent = await client.pendingWrites.count { $0.state != .synced }
+    guard unsent > 0 else { return nil }
+    let writes = unsent == 1 ? "1 write" : "\(unsent) writes"
+    Terminal.draw(Terminal.fit(screen.lastFrame + ["quitting: sending \(writes) to the server… (Ctrl-C quits now)"]))
+    let deadline = ContinuousClock.now + flushTimeout
+    let interrupt = Interrupt()
+    let watcher = Task { @MainActor in
+      for await key in keys where key == .interrupt {
+        interrupt.raised = true
+        return
+      }
+    }
+    defer { watcher.cancel() }
+    while unsent > 0, !interrupt.raised, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(20))
+      unsent = await client.pendingWrites.count { $0.state != .synced }
+    }
+    guard unsent > 0 else { return nil }
+    let were = unsent == 1 ? "1 write was" : "\(unsent) writes were"
+    return "\(were) not acknowledged by the server (connection: \(status.connection.rawValue)"
+      + (status.reason.map { ", \($0)" } ?? "") + "); this demo keeps its queue in memory, so \(unsent == 1 ? "it is" : "they are") lost"
   }
 }
 
-/// Draws a frame and draws it again whenever something it read changes (Observation), or when
-/// asked; a frame the same as the last one is not drawn again.
-///
-/// Observation says a value *will* change, and `@Shared` values change off the main actor, so a
-/// redraw right after the notification can still read the old value: the screen redraws once at
-/// once, once a moment later, and (cheaply, as unchanged frames are not drawn) every 100 ms.
+/// Whether Ctrl-C was pressed while quitting.
 @MainActor
-private final class Screen {
-  let frame: @MainActor () -> [String]
-  var last: [String] = []
-  var stopped = false
-  var ticker: Task<Void, Never>?
-
-  init(frame: @escaping @MainActor () -> [String]) { self.frame = frame }
-
-  func start() {
-    render()
-    ticker = Task { [weak self] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .milliseconds(100))
-        self?.render()
-      }
-    }
-  }
-
-  func stop() {
-    stopped = true
-    ticker?.cancel()
-  }
-
-  func render() {
-    guard !stopped else { return }
-    let lines = withObservationTracking(frame) {
-      Task { @MainActor [weak self] in
-        guard let self else { return }
-        render()
-        try? await Task.sleep(for: .milliseconds(10))
-        render()
-      }
-    }
-    guard lines != last else { return }
-    last = lines
-    Terminal.draw(lines)
-  }
+private final class Interrupt {
+  var raised = false
 }

@@ -71,6 +71,24 @@ public enum Terminal {
     }
   }
 
+  /// The terminal's rows and columns (`nil` when stdout is not a terminal).
+  public static var size: (rows: Int, columns: Int)? {
+    guard outputIsTTY else { return nil }
+    var size = winsize()
+    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+    return (Int(size.ws_row), Int(size.ws_col))
+  }
+
+  /// `lines` made to fit `rows` (the terminal's, on a TTY): when there are more, lines from the
+  /// middle give way to one saying how many are hidden, so the header and status at the top and
+  /// the input line at the bottom stay in view.
+  public static func fit(_ lines: [String], rows: Int? = size?.rows, keepingLast tail: Int = 4) -> [String] {
+    guard let rows, lines.count > rows, rows > tail + 2 else { return lines }
+    let head = rows - tail - 1
+    let hidden = lines.count - head - tail
+    return Array(lines.prefix(head)) + [dim("… \(hidden) more lines (a taller window shows them)")] + lines.suffix(tail)
+  }
+
   /// Writes `text` to stdout unbuffered (nothing to flush).
   public static func writeOut(_ text: String) {
     var bytes = Array(text.utf8)

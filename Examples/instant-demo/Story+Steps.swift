@@ -13,7 +13,15 @@ extension Story {
     let statusB = SharedReader(.instantConnection(client: b))
 
     try await step("A and B connect and load their todos") {
-      try await wait("both clients authenticated") { statusA.wrappedValue == .authenticated && statusB.wrappedValue == .authenticated }
+      if server.embedded == nil { _ = try server.checkedReachable() }
+      try await wait("both clients authenticated (or refused)") {
+        [statusA.wrappedValue, statusB.wrappedValue].allSatisfy { $0 == .authenticated || $0 == .errored }
+      }
+      if statusA.wrappedValue == .errored || statusB.wrappedValue == .errored {
+        var error = await a.lastError
+        if error == nil { error = await b.lastError }
+        throw DemoError("the server refused the clients: \(error?.message ?? "no reason given") (is --app-id an app on this server?)")
+      }
       try await wait("both todo keys loaded") { !todosA.$todos.isLoading && !todosB.$todos.isLoading }
       return (nil, "A: \(statusA.wrappedValue), B: \(statusB.wrappedValue)")
     }

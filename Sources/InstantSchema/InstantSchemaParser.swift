@@ -10,7 +10,7 @@ public enum InstantSchemaParser {
   public static func parse(fileAt path: String) throws(SchemaError) -> ParsedSchema {
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
     guard let text = try? String(contentsOfFile: absolute, encoding: .utf8) else {
-      throw SchemaError(.io, "cannot read \(path); check the path given to --from")
+      throw SchemaError.unreadable(path)
     }
     return try parse(source: text, path: path, absolutePath: absolute) { file in
       try? String(contentsOfFile: file, encoding: .utf8)

@@ -25,10 +25,11 @@ struct InstantLocalCommand: AsyncParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
-  @Option(help: "The largest message a session may send, in bytes.")
+  // `.unconditional`, so a negative number reaches `validate()` rather than reading as a flag.
+  @Option(parsing: .unconditional, help: "The largest message a session may send, in bytes.")
   var maxMessageBytes = 4 << 20
 
-  @Option(help: "The most a session's unread messages may take, in bytes; past it the socket is closed.")
+  @Option(parsing: .unconditional, help: "The most a session's unread messages may take, in bytes; past it the socket is closed.")
   var maxQueuedBytes = 64 << 20
 
   func validate() throws {
@@ -36,7 +37,8 @@ struct InstantLocalCommand: AsyncParsableCommand {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
     }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-    guard maxQueuedBytes > 0 else { throw ValidationError("--max-queued-bytes must be positive") }
+    guard maxMessageBytes > 0 else { throw ValidationError("--max-message-bytes must be positive, got \(maxMessageBytes)") }
+    guard maxQueuedBytes > 0 else { throw ValidationError("--max-queued-bytes must be positive, got \(maxQueuedBytes)") }
   }
 
   func run() async throws {

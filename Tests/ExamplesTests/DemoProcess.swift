@@ -39,14 +39,22 @@ final class DemoProcess: @unchecked Sendable {
     process.standardInput = input
     process.standardOutput = output
     process.standardError = output
-    output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      guard let self else { return }
-      lock.withLock {
-        if data.isEmpty { outputEnded = true } else { buffer.append(data) }
+    // Read on a thread of its own rather than with `readabilityHandler`: a dispatch source
+    // still registered when the pipe's descriptor is closed (on `stop()`, then deinit) crashed
+    // libdispatch's event loop now and then. The thread holds the handle, so the descriptor
+    // stays open until the thread has read the end of the output.
+    let reader = output.fileHandleForReading
+    Thread { [weak self] in
+      while true {
+        let data = reader.availableData
+        guard let self else { if data.isEmpty { return } else { continue } }
+        let ended = data.isEmpty
+        lock.withLock {
+          if ended { outputEnded = true } else { buffer.append(data) }
+        }
+        if ended { return }
       }
-      if data.isEmpty { handle.readabilityHandler = nil }
-    }
+    }.start()
     try process.run()
   }
 
@@ -113,7 +121,6 @@ final class DemoProcess: @unchecked Sendable {
       while process.isRunning, Date() < deadline { usleep(10_000) }
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
-    output.fileHandleForReading.readabilityHandler = nil
   }
 
   private var tail: String { String(text.suffix(3000)) }

@@ -50,4 +50,33 @@ struct ProcessTests {
       #expect(output.contains("--max-queued-bytes"), "the message names the option: \(output)")
     }
   }
+
+  @Test("--max-message-bytes: zero, a negative size and a word are refused by the option's name")
+  func maxMessageBytesOption() async throws {
+    for bad in [["--max-message-bytes", "0"], ["--max-message-bytes", "-5"], ["--max-message-bytes=0"], ["--max-message-bytes", "lots"]] {
+      let (status, output) = try await runToEnd(try #require(ServerProcess.binary), ["--port", "0", "--memory"] + bad)
+      #expect(status != 0, "\(bad) is refused")
+      #expect(output.contains("--max-message-bytes"), "the message names the option: \(output)")
+      #expect(!output.contains("Missing value"), "-5 is read as the value: \(output)")
+    }
+  }
+
+  @Test("--host with an address this machine lacks gets advice about the address, not the port")
+  func hostThisMachineLacks() async throws {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): documentation only, never a machine's own address.
+    let (status, output) = try await runToEnd(try #require(ServerProcess.binary), ["--host", "192.0.2.1", "--port", "0", "--memory"])
+    #expect(status != 0)
+    #expect(output.contains("192.0.2.1: it is not an address of this machine"), "\(output)")
+    #expect(output.contains("--host 127.0.0.1"))
+    #expect(!output.contains("--port"), "nothing about the port: \(output)")
+  }
+
+  @Test("A --data path that cannot be a file is refused in one sentence, not an NSError dump")
+  func badDataPath() async throws {
+    let (status, output) = try await runToEnd(try #require(ServerProcess.binary), ["--port", "0", "--data", "/dev/null/demos.sqlite"])
+    #expect(status != 0)
+    #expect(output.contains("cannot open the database at /dev/null/demos.sqlite: "), "\(output)")
+    #expect(!output.contains("Error Domain") && !output.contains("UserInfo"), "\(output)")
+    #expect(output.split(separator: "\n").count == 1, "one line: \(output)")
+  }
 }

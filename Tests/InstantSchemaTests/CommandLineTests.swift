@@ -83,4 +83,18 @@ struct CommandLineTests {
       #expect(!result.output.contains("not committed"))
     }
   }
+
+  @Test func aMissingSchemaFileIsSaidToBeMissing() async throws {
+    try await TestSupport.withTemporaryDirectory { directory in
+      let generate = try await run(["generate", "--from", "nope.ts", "--to", "Generated"], in: directory)
+      #expect(generate.status == 1)
+      #expect(generate.output.hasPrefix("error: nope.ts does not exist"), "\(generate.output)")
+      #expect(!generate.output.contains("commit"), "not a git problem: \(generate.output)")
+
+      let lint = try await run(["lint", "nope.ts"], in: directory)
+      #expect(lint.status == 1)
+      #expect(lint.output.contains("nope.ts does not exist"), "\(lint.output)")
+      #expect(!lint.output.contains("--from"), "lint has no --from: \(lint.output)")
+    }
+  }
 }

@@ -5,7 +5,8 @@ extension InstantLocalError {
   /// ``cannotListen(address:reason:)`` for what the HTTP server threw while binding `host:port`
   /// (nil when it stopped without an error).
   static func cannotListen(host: String, port: Int, underlying: (any Error)?) -> InstantLocalError {
-    .cannotListen(address: "\(host):\(port)", reason: reason(underlying))
+    if let io = underlying as? IOError, io.errnoCode == EADDRNOTAVAIL { return .notAnAddressOfThisMachine(host: host) }
+    return .cannotListen(address: "\(host):\(port)", reason: reason(underlying))
   }
 
   /// The operating system's words for a socket error (`strerror`), else the error's description.

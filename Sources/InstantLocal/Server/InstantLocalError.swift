@@ -5,6 +5,8 @@ public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatab
   /// The server could not listen on `address` (`host:port`); `reason` is the operating system's
   /// (for example "Address already in use (errno 98)").
   case cannotListen(address: String, reason: String)
+  /// `host` is not an address of this machine (the operating system said `EADDRNOTAVAIL`).
+  case notAnAddressOfThisMachine(host: String)
 
   public var description: String {
     switch self {
@@ -12,6 +14,9 @@ public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatab
       "storage: \(message)"
     case let .cannotListen(address, reason):
       "cannot listen on \(address): \(reason). Stop whatever uses that address, pick another --port, or use port 0 for any free one."
+    case let .notAnAddressOfThisMachine(host):
+      "cannot listen on \(host): it is not an address of this machine. Use --host 127.0.0.1 (this machine only), "
+        + "0.0.0.0 (every network interface), or one of the addresses `ip addr` lists."
     }
   }
 }

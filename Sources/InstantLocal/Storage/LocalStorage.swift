@@ -43,8 +43,22 @@ final class LocalStorage: Sendable {
     } catch let error as InstantLocalError {
       throw error
     } catch {
-      throw .storage("cannot open the database at \(path ?? ":memory:"): \(error). Check the path is writable, or pass --memory.")
+      throw .storage(
+        "cannot open the database at \(path ?? ":memory:"): \(Self.sentence(error)). Check the path is writable, or pass --memory.")
     }
+  }
+
+  /// `error` in one sentence: the operating system's words for a file error (Foundation's
+  /// `NSError` description is a dump of its user info), SQLite's message for a database error.
+  static func sentence(_ error: any Error) -> String {
+    if let database = error as? DatabaseError { return database.message ?? database.description }
+    let ns = error as NSError
+    for candidate in [ns, ns.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(candidate.code)))
+    }
+    let words = ns.localizedDescription.replacingOccurrences(of: "The operation could not be completed. ", with: "")
+    if let path = ns.userInfo[NSFilePathErrorKey] as? String { return "\(path): \(words)" }
+    return words
   }
 
   private static func migrate(_ queue: DatabaseQueue) throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a schema could not be read or generated.
 ///
 /// The description reads `file:line:column: error: message`, followed by the schema path
@@ -42,5 +44,17 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     text += "error: \(message)"
     if let schemaPath { text += " (at \(schemaPath))" }
     return text
+  }
+}
+
+extension SchemaError {
+  /// The schema file at `path` does not exist, or cannot be read as UTF-8 text.
+  static func unreadable(_ path: String) -> SchemaError {
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    guard FileManager.default.fileExists(atPath: absolute) else {
+      return SchemaError(
+        .io, "\(path) does not exist (looked for \(absolute)); `instant-schema sample` writes a sample schema")
+    }
+    return SchemaError(.io, "cannot read \(path): not a readable UTF-8 text file")
   }
 }

@@ -5,6 +5,7 @@ import Foundation
 public enum GitState {
   /// Throws unless `file` is inside a git repository, tracked and unmodified.
   public static func requireCommitted(_ file: String) throws(SchemaError) {
+    guard FileManager.default.fileExists(atPath: absolute(file)) else { throw SchemaError.unreadable(file) }
     let directory = existingAncestor(of: (absolute(file) as NSString).deletingLastPathComponent)
     try requireRepository(file, in: directory)
     let tracked = try git(["ls-files", "--error-unmatch", "--", absolute(file)], in: directory)

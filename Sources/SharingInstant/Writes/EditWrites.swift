@@ -1,3 +1,4 @@
+import Foundation
 import IdentifiedCollections
 import InstantCore
 
@@ -52,6 +53,59 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
       onNewest[id: id] = edit[id: id]
     }
     self.onNewest = onNewest
+  }
+
+  /// The writes of `edit`, made while the reference took `newest` after the closure: the edit
+  /// started from one of `starts` (taken before `newest`, oldest first). That is the newest of them
+  /// the edit agrees with (``plausible(_:edit:)``): the one taken just before the closure, unless
+  /// the edit kept a row as an older value had it. Its diff is written, except a delete of an
+  /// entity some plausible start lacked (it may have arrived after the closure began) and what
+  /// `newest` already has or lacks (``CommonWrites``).
+  init(edit: Value, startsBefore starts: [Value], newest: Value, key: EntityKey<Entity>) throws {
+    let plausible = Self.plausible(starts.isEmpty ? [Value()] : starts, edit: edit)
+    let start = plausible[plausible.count - 1]
+    let own = try Self.ops(from: start, to: edit, key: key)
+    var (common, withheld) = CommonWrites.common([own, try Self.ops(from: newest, to: edit, key: key)])
+    common.removeAll { op in
+      guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue,
+        plausible.contains(where: { $0[id: id] == nil })
+      else { return false }
+      withheld.append("delete \(op.etype) \(op.entity)")
+      return true
+    }
+    (ops, self.withheld) = (common, withheld)
+    var onNewest = newest
+    for id in EntityChanges.ids(from: start, to: edit) { onNewest[id: id] = edit[id: id] }
+    self.onNewest = onNewest
+  }
+
+  /// Of `starts`, those `edit` may have started from: a start lacks no entity the edit kept that
+  /// another start holds, and holds every entity the edit left untouched bit for bit where
+  /// another start does (an untouched row is a copy of its start's). All of them when none is.
+  static func plausible(_ starts: [Value], edit: Value) -> [Value] {
+    guard starts.count > 1 else { return starts }
+    let size = MemoryLayout<Entity>.size
+    // Per start, per row of the edit: whether the start holds the row, and its very bits.
+    var holds = [[Bool]](repeating: [], count: starts.count)
+    var copies = [[Bool]](repeating: [], count: starts.count)
+    for (index, start) in starts.enumerated() {
+      for row in edit {
+        guard let theirs = start[id: row.id] else {
+          holds[index].append(false)
+          copies[index].append(false)
+          continue
+        }
+        holds[index].append(true)
+        copies[index].append(withUnsafeBytes(of: row) { a in withUnsafeBytes(of: theirs) { b in memcmp(a.baseAddress!, b.baseAddress!, size) == 0 } })
+      }
+    }
+    let plausible = starts.indices.filter { index in
+      edit.indices.allSatisfy { row in
+        if !holds[index][row] { return !starts.indices.contains { holds[$0][row] } }
+        return copies[index][row] || !starts.indices.contains { copies[$0][row] }
+      }
+    }
+    return plausible.isEmpty ? starts : plausible.map { starts[$0] }
   }
 
   /// Of `starts`, those holding every entity of `edit` that some start holds: the edit kept those

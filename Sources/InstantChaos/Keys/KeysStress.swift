@@ -132,12 +132,9 @@ public struct KeysStress: Sendable {
     let lostIDs = written.withLockedValue { $0 }.filter { id, done in
       rows[id].map { $0["done"]?.boolValue != done } ?? false
     }.keys
-    let (deleted, writtenBack, recreated, lost) = (deletedIDs.count, writtenBackIDs.count, recreatedIDs.count, lostIDs.count)
-    return KeysStressReport(
-      scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
-      damage: [("deleted by edits", deleted), ("written back", writtenBack), ("re-created", recreated)],
-      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count,
-      damagedIDs: Array(deletedIDs) + Array(writtenBackIDs) + Array(recreatedIDs) + Array(lostIDs))
+    return report(
+      damage: [("deleted by edits", Array(deletedIDs)), ("written back", Array(writtenBackIDs)), ("re-created", Array(recreatedIDs))],
+      lost: Array(lostIDs), edits: editCount, writerOps: ops, rows: rows.count)
   }
 
   // MARK: Nested
@@ -185,12 +182,17 @@ public struct KeysStress: Sendable {
     let handleIDs = model.handles.filter { profile, handle in profiles[profile]?["handle"]?.stringValue != handle }.keys
     let deletedIDs = model.authors.keys.filter { rows[$0] == nil }
     let lostIDs = written.withLockedValue { $0 }.filter { post, content in rows[post]?["content"]?.stringValue != content }.keys
-    let (movedBack, handles, deleted, lost) = (movedBackIDs.count, handleIDs.count, deletedIDs.count, lostIDs.count)
-    return KeysStressReport(
+    return report(
+      damage: [("posts deleted by edits", Array(deletedIDs)), ("posts moved back", Array(movedBackIDs)), ("handles written back", Array(handleIDs))],
+      lost: Array(lostIDs), edits: editCount, writerOps: ops, rows: rows.count)
+  }
+
+  /// A report of this run: each kind of damage with the ids it hit, and the editor's lost edits.
+  private func report(damage: [(String, [String])], lost: [String], edits: Int, writerOps: Int, rows: Int) -> KeysStressReport {
+    KeysStressReport(
       scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
-      damage: [("posts deleted by edits", deleted), ("posts moved back", movedBack), ("handles written back", handles)],
-      ownEditsLost: lost, edits: editCount, editsMeetingResults: 0, withheldParts: 0, writerOps: ops, rows: rows.count,
-      damagedIDs: Array(deletedIDs) + Array(movedBackIDs) + Array(handleIDs) + Array(lostIDs))
+      damage: damage.map { ($0.0, $0.1.count) }, ownEditsLost: lost.count, edits: edits, editsMeetingResults: 0,
+      withheldParts: 0, writerOps: writerOps, rows: rows, damagedIDs: damage.flatMap(\.1) + lost)
   }
 
   // MARK: Driving

@@ -5,15 +5,16 @@ import InstantCore
 /// The writes of one `withLock` edit, found from the values it may have started from
 /// (``EditBases``).
 ///
-/// With one possible start the edit is diffed against it. With several (a value reached the
-/// reference while the edit was made, so the key cannot tell which it started from), it is diffed
-/// against those it differs from least (the edit's own changes are few; a value it did not see
-/// differs from it by everything that value brought too) and against the newest value, and only
-/// what all those diffs share is written (``CommonWrites``). The value the edit started from is
-/// among them, so every write is one the closure made; a change of the edit's that is also the
-/// difference between two of them (deleting a row that arrived at that moment, say) cannot be told
-/// from that arrival and is withheld: another device's data is kept. A value lacking an entity the
-/// edit kept from its start is not a possible start (``fitting(_:edit:)``).
+/// With one possible start the edit is diffed against it. When a value reached the reference
+/// after the closure, ``init(edit:startsBefore:newest:key:)`` picks the start row by row. When
+/// the reference held something else (another thread's unsaved edit) or could not be read,
+/// ``init(edit:starts:newest:key:)`` diffs the edit against the starts it differs from least
+/// (the edit's own changes are few; a value it did not see differs from it by everything that
+/// value brought too). In both cases only what all the diffs compared share is written
+/// (``CommonWrites``). The value the edit started from is among them, so every write is one the
+/// closure made. A change of the edit's that is also the difference between two of those values
+/// (deleting a row that arrived at that moment, say) cannot be told from that arrival and is
+/// withheld: another device's data is kept.
 struct EditWrites<Entity: EntityIdentifiable & Equatable> {
   typealias Value = IdentifiedArrayOf<Entity>
 

@@ -100,10 +100,11 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
         copies[index].append(withUnsafeBytes(of: row) { a in withUnsafeBytes(of: theirs) { b in memcmp(a.baseAddress!, b.baseAddress!, size) == 0 } })
       }
     }
+    let someHold = edit.indices.map { row in starts.indices.contains { holds[$0][row] } }
+    let someCopy = edit.indices.map { row in starts.indices.contains { copies[$0][row] } }
     let plausible = starts.indices.filter { index in
       edit.indices.allSatisfy { row in
-        if !holds[index][row] { return !starts.indices.contains { holds[$0][row] } }
-        return copies[index][row] || !starts.indices.contains { copies[$0][row] }
+        holds[index][row] ? copies[index][row] || !someCopy[row] : !someHold[row]
       }
     }
     return plausible.isEmpty ? starts : plausible.map { starts[$0] }

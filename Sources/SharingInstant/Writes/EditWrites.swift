@@ -58,21 +58,24 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
 
   /// The writes of `edit`, made while the reference took `newest` after the closure: the edit
   /// started from one of `starts` (taken before `newest`, oldest first). That is the newest of them
-  /// the edit agrees with (``plausible(_:edit:)``): the one taken just before the closure, unless
+  /// the edit agrees with (``isPlausible(_:among:edit:)``): the one taken just before the closure, unless
   /// the edit kept a row as an older value had it. Its diff is written, except a delete of an
   /// entity some plausible start lacked (it may have arrived after the closure began) and what
   /// `newest` already has or lacks (``CommonWrites``).
   init(edit: Value, startsBefore starts: [Value], newest: Value, key: EntityKey<Entity>) throws {
-    let plausible = Self.plausible(starts.isEmpty ? [Value()] : starts, edit: edit)
-    let start = plausible[plausible.count - 1]
+    let starts = starts.isEmpty ? [Value()] : starts
+    let start = starts.last { Self.isPlausible($0, among: starts, edit: edit) } ?? starts[starts.count - 1]
     let own = try Self.ops(from: start, to: edit, key: key)
     var (common, withheld) = CommonWrites.common([own, try Self.ops(from: newest, to: edit, key: key)])
-    common.removeAll { op in
-      guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue,
-        plausible.contains(where: { $0[id: id] == nil })
-      else { return false }
-      withheld.append("delete \(op.etype) \(op.entity)")
-      return true
+    if common.contains(where: { $0.action == .delete }) {
+      let plausible = starts.filter { Self.isPlausible($0, among: starts, edit: edit) }
+      common.removeAll { op in
+        guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue,
+          plausible.contains(where: { $0[id: id] == nil })
+        else { return false }
+        withheld.append("delete \(op.etype) \(op.entity)")
+        return true
+      }
     }
     (ops, self.withheld) = (common, withheld)
     var onNewest = newest
@@ -80,34 +83,27 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
     self.onNewest = onNewest
   }
 
-  /// Of `starts`, those `edit` may have started from: a start lacks no entity the edit kept that
-  /// another start holds, and holds every entity the edit left untouched bit for bit where
-  /// another start does (an untouched row is a copy of its start's). All of them when none is.
-  static func plausible(_ starts: [Value], edit: Value) -> [Value] {
-    guard starts.count > 1 else { return starts }
+  /// Whether `edit` may have started from `start`, one of `starts`: `start` lacks no entity the
+  /// edit kept that another start holds, and holds every entity the edit left untouched bit for
+  /// bit where another start does (an untouched row is a copy of its start's). Rows at the same
+  /// position are compared in place; only rows that differ are looked for in the other starts.
+  static func isPlausible(_ start: Value, among starts: [Value], edit: Value) -> Bool {
+    guard starts.count > 1 else { return true }
     let size = MemoryLayout<Entity>.size
-    // Per start, per row of the edit: whether the start holds the row, and its very bits.
-    var holds = [[Bool]](repeating: [], count: starts.count)
-    var copies = [[Bool]](repeating: [], count: starts.count)
-    for (index, start) in starts.enumerated() {
-      for row in edit {
-        guard let theirs = start[id: row.id] else {
-          holds[index].append(false)
-          copies[index].append(false)
-          continue
-        }
-        holds[index].append(true)
-        copies[index].append(withUnsafeBytes(of: row) { a in withUnsafeBytes(of: theirs) { b in memcmp(a.baseAddress!, b.baseAddress!, size) == 0 } })
-      }
+    func sameBits(_ a: Entity, _ b: Entity) -> Bool {
+      withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, size) == 0 } }
     }
-    let someHold = edit.indices.map { row in starts.indices.contains { holds[$0][row] } }
-    let someCopy = edit.indices.map { row in starts.indices.contains { copies[$0][row] } }
-    let plausible = starts.indices.filter { index in
-      edit.indices.allSatisfy { row in
-        holds[index][row] ? copies[index][row] || !someCopy[row] : !someHold[row]
+    let (startIDs, editIDs) = (start.ids, edit.ids)
+    for (index, row) in edit.enumerated() {
+      let theirs = index < startIDs.count && startIDs[index] == editIDs[index] ? start[index] : start[id: row.id]
+      guard let theirs else {
+        if starts.contains(where: { $0[id: row.id] != nil }) { return false }
+        continue
       }
+      if sameBits(row, theirs) { continue }
+      if starts.contains(where: { other in other[id: row.id].map { sameBits(row, $0) } ?? false }) { return false }
     }
-    return plausible.isEmpty ? starts : plausible.map { starts[$0] }
+    return true
   }
 
   /// Of `starts`, those holding every entity of `edit` that some start holds: the edit kept those

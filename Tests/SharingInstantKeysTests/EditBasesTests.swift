@@ -163,6 +163,19 @@ struct EditBasesTests {
     #expect(writes.ops == [.update("todos", .id(x.id), ["done": true], upsert: false)])
   }
 
+  @Test("An edited row renamed elsewhere after the edit began is not written back with its old name")
+  func renameOfTheEditedRow() throws {
+    // Two values reached the reference after the closure: `later` renamed x, `newest` too.
+    var renamed = decodedAgain(x)
+    renamed.title = "x renamed"
+    let start: Value = [x, w]
+    let later: Value = [renamed, w]
+    var edit = start
+    edit[id: x.id]?.done = true
+    let writes = try EditWrites(edit: edit, startsBefore: [start, later], newest: later, key: Schema.todos)
+    #expect(writes.ops == [.update("todos", .id(x.id), ["done": true], upsert: false)])
+  }
+
   @Test("An edit of the newest of several possible starts writes all of its changes")
   func newestStart() throws {
     let c0: Value = [x, w]

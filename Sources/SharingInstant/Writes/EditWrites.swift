@@ -84,15 +84,12 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
   }
 
   /// Whether `edit` may have started from `start`, one of `starts`: `start` lacks no entity the
-  /// edit kept that another start holds, and holds every entity the edit left untouched bit for
-  /// bit where another start does (an untouched row is a copy of its start's). Rows at the same
-  /// position are compared in place; only rows that differ are looked for in the other starts.
+  /// edit kept that another start holds, and no other start's version of a row is nearer, byte for
+  /// byte, to the edit's (an untouched row is a copy of its start's; an edited one keeps its
+  /// start's bytes in every field the edit did not set). Rows at the same position are compared
+  /// in place; only rows that differ are looked for in the other starts.
   static func isPlausible(_ start: Value, among starts: [Value], edit: Value) -> Bool {
     guard starts.count > 1 else { return true }
-    let size = MemoryLayout<Entity>.size
-    func sameBits(_ a: Entity, _ b: Entity) -> Bool {
-      withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, size) == 0 } }
-    }
     let (startIDs, editIDs) = (start.ids, edit.ids)
     for (index, row) in edit.enumerated() {
       let theirs = index < startIDs.count && startIDs[index] == editIDs[index] ? start[index] : start[id: row.id]
@@ -100,10 +97,25 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
         if starts.contains(where: { $0[id: row.id] != nil }) { return false }
         continue
       }
-      if sameBits(row, theirs) { continue }
-      if starts.contains(where: { other in other[id: row.id].map { sameBits(row, $0) } ?? false }) { return false }
+      let distance = byteDistance(row, theirs)
+      if distance == 0 { continue }
+      // An edited row keeps the bytes of the fields the edit did not touch (the same string
+      // buffers): another start whose version is nearer is where the row came from.
+      if starts.contains(where: { other in other[id: row.id].map { byteDistance(row, $0) < distance } ?? false }) {
+        return false
+      }
     }
     return true
+  }
+
+  /// How many bytes of two entities' in-memory representations differ.
+  private static func byteDistance(_ a: Entity, _ b: Entity) -> Int {
+    withUnsafeBytes(of: a) { x in
+      withUnsafeBytes(of: b) { y in
+        if memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 { return 0 }
+        return zip(x, y).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+      }
+    }
   }
 
   /// Of `starts`, those holding every entity of `edit` that some start holds: the edit kept those

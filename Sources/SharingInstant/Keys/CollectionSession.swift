@@ -333,7 +333,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       // A value reached the reference after the closure; the edit started from one taken before
       // (which may equal it: a repeat stands for both).
       if !bases.newestTakenRepeats { retained.removeLast() }
-      return (try EditWrites(edit: edit, startsBefore: retained, newest: newest, key: key), .afterResult)
+      let recent = bases.recent(at: now, within: .milliseconds(10))
+      return (try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key), .afterResult)
     case .unknown:
       return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), .unread)
     }

@@ -94,6 +94,15 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
     return entries.filter { $0.taken != nil }.map(\.value)
   }
 
+  /// The taken values that were still the reference's newest within `window` before `now`
+  /// (oldest first): a start an edit saved now could have had if its closure ended that recently.
+  func recent(at now: Instant, within window: Duration) -> [Value] {
+    let taken = entries.filter { $0.taken != nil }
+    return taken.indices.filter { index in
+      index == taken.count - 1 || taken[index + 1].taken! + window > now
+    }.map { taken[$0].value }
+  }
+
   /// Whether two values hold the same entities in the same order (a row not re-decoded is the same
   /// bits, which settles it without `==`).
   static func same(_ a: Value, _ b: Value) -> Bool {

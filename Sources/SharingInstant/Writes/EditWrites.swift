@@ -62,13 +62,19 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
   /// the edit kept a row as an older value had it. Its diff is written, except a delete of an
   /// entity some plausible start lacked (it may have arrived after the closure began) and what
   /// `newest` already has or lacks (``CommonWrites``).
-  init(edit: Value, startsBefore starts: [Value], newest: Value, key: EntityKey<Entity>) throws {
+  init(
+    edit: Value, startsBefore starts: [Value], recent: [Value]? = nil, newest: Value, key: EntityKey<Entity>
+  ) throws {
     let starts = starts.isEmpty ? [Value()] : starts
     let start = starts.last { Self.isPlausible($0, among: starts, edit: edit) } ?? starts[starts.count - 1]
     let own = try Self.ops(from: start, to: edit, key: key)
     var (common, withheld) = CommonWrites.common([own, try Self.ops(from: newest, to: edit, key: key)])
     if common.contains(where: { $0.action == .delete }) {
-      let plausible = starts.filter { Self.isPlausible($0, among: starts, edit: edit) }
+      // Only starts the reference held moments before the save: an older one, superseded long
+      // ago, was not this closure's start unless the thread stalled that long.
+      let plausible = starts.filter { start in
+        (recent?.contains { EditBases<Entity>.same($0, start) } ?? true) && Self.isPlausible(start, among: starts, edit: edit)
+      }
       common.removeAll { op in
         guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue,
           plausible.contains(where: { $0[id: id] == nil })

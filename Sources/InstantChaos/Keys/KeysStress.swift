@@ -42,7 +42,6 @@ public struct KeysStress: Sendable {
     let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
     let port = try await server.start()
     let clients = (0..<3).map { _ in client(port: port) }
-    defer { Task { for client in clients { await client.shutdown() }; await server.stop() } }
     let (writer, editor, reader) = (clients[0], clients[1], clients[2])
     let refusals = NIOLockedValueBox([String]())
     let watching = Task {
@@ -56,11 +55,15 @@ public struct KeysStress: Sendable {
     }
     defer { KeyEditStatistics.observer = nil }
     let before = KeyEditStatistics.current
-    var report: KeysStressReport
+    let outcome: Result<KeysStressReport, any Error>
     switch scenario {
-    case .todos, .window: report = try await todos(writer: writer, editor: editor, reader: reader)
-    case .nested: report = try await nested(writer: writer, editor: editor, reader: reader)
+    case .todos, .window: outcome = await Result { try await todos(writer: writer, editor: editor, reader: reader) }
+    case .nested: outcome = await Result { try await nested(writer: writer, editor: editor, reader: reader) }
     }
+    // Shut down before the next seed's run starts, not in a task left running beside it.
+    for client in clients { await client.shutdown() }
+    await server.stop()
+    var report = try outcome.get()
     let after = KeyEditStatistics.current
     report.editsMeetingResults = after.editsMeetingResults - before.editsMeetingResults
     report.withheldParts = after.withheldParts - before.withheldParts
@@ -272,7 +275,7 @@ struct TodoWriterModel {
 
   mutating func create(_ rng: inout SplitMix, window: Bool) -> InstaMLOp {
     counter += 1
-    let id = rng.uuid()
+    let id = InstantID.make(using: &rng)
     let title = "t\(counter)"
     titles[id] = title
     live.append(id)
@@ -307,8 +310,8 @@ struct PostWriterModel {
   private var counter = 0
 
   init(rng: inout SplitMix) {
-    profiles = (0..<8).map { _ in rng.uuid() }
-    posts = (0..<200).map { _ in rng.uuid() }
+    profiles = (0..<8).map { _ in InstantID.make(using: &rng) }
+    posts = (0..<200).map { _ in InstantID.make(using: &rng) }
     for (index, profile) in profiles.enumerated() { handles[profile] = "p\(index)" }
     for post in posts { authors[post] = profiles.randomElement(using: &rng) }
   }

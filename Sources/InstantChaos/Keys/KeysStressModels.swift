@@ -48,16 +48,3 @@ enum StressSchema {
       .init(forward: .init(on: "posts", has: "one", label: "author"), reverse: .init(on: "profiles", has: "many", label: "posts"))
     ])
 }
-
-extension SplitMix {
-  /// A version-4 UUID from this generator, so a run's ids follow from its seed.
-  mutating func uuid() -> String {
-    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &self) }
-    bytes[6] = bytes[6] & 0x0f | 0x40
-    bytes[8] = bytes[8] & 0x3f | 0x80
-    let hex = bytes.map { String(format: "%02x", $0) }.joined()
-    let chars = Array(hex)
-    func part(_ range: Range<Int>) -> String { String(chars[range]) }
-    return [part(0..<8), part(8..<12), part(12..<16), part(16..<20), part(20..<32)].joined(separator: "-")
-  }
-}

@@ -176,6 +176,30 @@ struct EditBasesTests {
     #expect(writes.ops == [.update("todos", .id(x.id), ["done": true], upsert: false)])
   }
 
+  @Test("Only values the reference held in the last window count as recent")
+  func recentValues() {
+    var bases = EditBases<Todo>()
+    shown(&bases, [x], at: 0)
+    shown(&bases, [x, y], at: 100)
+    #expect(bases.recent(at: at(105), within: .milliseconds(10)) == [[x], [x, y]])
+    #expect(bases.recent(at: at(130), within: .milliseconds(10)) == [[x, y]])
+  }
+
+  @Test("A delete is withheld against a start held moments ago that lacked the row, not against an older one")
+  func deleteAgainstRecentStarts() throws {
+    // y arrived in `later`; the edit removes it, and a value reached the reference after.
+    let older: Value = [x]
+    let later: Value = [x, y]
+    var edit = later
+    edit.remove(id: y.id)
+    let newest = later
+    let recentOnly = try EditWrites(edit: edit, startsBefore: [older, later], recent: [later], newest: newest, key: Schema.todos)
+    #expect(recentOnly.ops == [.delete("todos", .id(y.id))])
+    let both = try EditWrites(edit: edit, startsBefore: [older, later], recent: [older, later], newest: newest, key: Schema.todos)
+    #expect(both.ops.isEmpty)
+    #expect(both.withheld.count == 1)
+  }
+
   @Test("An edit of the newest of several possible starts writes all of its changes")
   func newestStart() throws {
     let c0: Value = [x, w]

@@ -185,6 +185,32 @@ struct EditBasesTests {
     #expect(bases.recent(at: at(130), within: .milliseconds(10)) == [[x, y]])
   }
 
+  @Test("An echo of the key's own edit does not make the value before the edit recent again")
+  func echoKeepsRecency() throws {
+    // The tiles demo under load: a square painted (the edit saved while the reference held it),
+    // its echoes shown over the next moments, then the square cleared 50 ms after the paint while
+    // one more echo lands between the clear's closure and its save. The value before the paint
+    // stopped being the reference's at the paint, 50 ms ago: it is no recent start, and the
+    // clear's delete is written.
+    var bases = EditBases<Todo>()
+    let before: Value = [x]
+    let painted: Value = [x, y]
+    shown(&bases, before, at: 0)
+    bases.edited(painted, at: at(100))
+    for echo in [102, 110, 149] { shown(&bases, [x, decodedAgain(y)], at: echo) }
+    #expect(bases.recent(at: at(151), within: .milliseconds(10)).count == 1)
+    #expect(bases.newestTakenRepeats)
+    var cleared = bases.newestTaken!
+    cleared.remove(id: y.id)
+    let writes = try EditWrites(
+      edit: cleared, startsBefore: bases.retained(at: at(151)), recent: bases.recent(at: at(151), within: .milliseconds(10)),
+      newest: bases.newestTaken!, key: Schema.todos)
+    #expect(writes.ops == [.delete("todos", .id(y.id))])
+    #expect(writes.withheld.isEmpty)
+    // The paint's own moment is still recent: a clear saved within 10 ms of it is the residue.
+    #expect(bases.recent(at: at(105), within: .milliseconds(10)).count == 2)
+  }
+
   @Test("A delete is withheld against a start held moments ago that lacked the row, not against an older one")
   func deleteAgainstRecentStarts() throws {
     // y arrived in `later`; the edit removes it, and a value reached the reference after.

@@ -154,6 +154,47 @@ struct EditInterleavingTests {
     }
   }
 
+  @Test(
+    "A row that arrived a moment before an edit removing it: deleted when this device wrote it, kept when another did",
+    arguments: Interleaving.allCases, [Run.background, .mainThread])
+  func deleteOfARowJustArrived(_ interleaving: Interleaving, _ run: Run) async throws {
+    // `transact` then `withLock { remove }` at once, as a script or the tiles demo under a fast
+    // hand does, while one more result lands before the save. Every value is taken at one frozen
+    // instant, so the value before the row arrived counts as recent: an edit stalled since then
+    // could have started from it.
+    for writer in ["this device", "another device"] {
+      try await KeysServer.withTwoClients { a, b in
+        let x = Todo(title: "x")
+        try await a.transact(.create("todos", .id(x.id), ["title": "x", "done": false])).synced()
+        let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 1 }
+        let frozen = ContinuousClock.now
+        key.session.now = { frozen }
+        let t = Todo(title: "t")
+        try await (writer == "this device" ? b : a).transact(.create("todos", .id(t.id), ["title": "t", "done": false])).synced()
+        try await eventually("t is shown") { todos.wrappedValue[id: t.id] != nil }
+        // The results that follow t's write (its acknowledgement, the server's refresh) are shown
+        // before the edit: one still on its way would hold the reference's lock in the forced
+        // interleaving, waiting for a closure that waits for y.
+        try await allSynced(b)
+        try await quiet(key)
+        let y = InstantID.make()
+
+        try await edit(todos, key, interleaving, run, change: {
+          try await a.transact(.create("todos", .id(y), ["title": "y", "done": false])).synced()
+        }, arrived: { $0[id: y] != nil }, { $0.remove(id: t.id) })
+
+        try await allSynced(b)
+        let rows = try await byID(serverRows(a, "todos"))
+        #expect(rows[y] != nil, "\(writer): y, which arrived during the edit, is kept")
+        if writer == "this device" {
+          #expect(rows[t.id] == nil, "this device's own row is deleted")
+        } else {
+          #expect(rows[t.id] != nil, "another device's row, maybe unseen by the edit, is kept")
+        }
+      }
+    }
+  }
+
   @Test("Two threads' edits saved in the opposite order of their closures keep both", arguments: [Run.background, .naive])
   func savesInOppositeOrder(_ run: Run) async throws {
     // Thread 1's closure sets x done; thread 2's closure, given thread 1's value, sets w done and
@@ -276,6 +317,18 @@ struct EditInterleavingTests {
     try await shared.save()
   }
 
+  /// Returns once `key` has shown no value for 200 ms.
+  private func quiet<E: EntityIdentifiable & Equatable>(_ key: InstantSyncKey<E>) async throws {
+    let shows = Counter()
+    key.session.hooks.didShow = { _ in shows.increment() }
+    defer { key.session.hooks = .init() }
+    var last = -1
+    while last != shows.value {
+      last = shows.value
+      try await Task.sleep(for: .milliseconds(200))
+    }
+  }
+
   /// Two not-done todos with these titles, written by `client`.
   private func twoTodos(_ client: InstantClient, _ first: String, _ second: String) async throws -> (Todo, Todo) {
     let (x, w) = (Todo(title: first), Todo(title: second))
@@ -351,4 +404,12 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
   try await withCheckedThrowingContinuation { continuation in
     Thread { continuation.resume(with: Result { try body() }) }.start()
   }
+}
+
+/// A count several threads add to.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }

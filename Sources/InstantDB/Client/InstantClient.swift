@@ -27,6 +27,8 @@ public final class InstantClient: Sendable {
   let reactor: Reactor
   /// Where the signed-in user is kept (next to the database).
   let userFile: UserFile
+  /// The entities this client's writes named lately.
+  private let ownWrites = OwnWrites()
 
   /// - Parameters:
   ///   - appId: the app's id.
@@ -141,6 +143,7 @@ public final class InstantClient: Sendable {
   /// or ``InstantClientError/Kind/shutDown``.
   @discardableResult
   public func transact(_ ops: [InstaMLOp]) async throws(InstantClientError) -> WriteReceipt {
+    ownWrites.record(ops)
     let id = try await reactor.transact(ops)
     return WriteReceipt(id: id, reactor: reactor)
   }
@@ -148,6 +151,14 @@ public final class InstantClient: Sendable {
   @discardableResult
   public func transact(_ op: InstaMLOp) async throws(InstantClientError) -> WriteReceipt {
     try await transact([op])
+  }
+
+  /// Whether a write of this client (``transact(_:)``, from any key or caller) named entity `id` of
+  /// `etype` within `window` before `now` (at most five seconds are remembered).
+  package func wroteRecently(
+    _ etype: String, id: String, within window: Duration, at now: ContinuousClock.Instant = .now
+  ) -> Bool {
+    ownWrites.wrote(etype, id, within: window, at: now)
   }
 
   /// Writes not yet folded into every query, oldest first.

@@ -334,7 +334,10 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       // (which may equal it: a repeat stands for both).
       if !bases.newestTakenRepeats { retained.removeLast() }
       let recent = bases.recent(at: now, within: .milliseconds(10))
-      return (try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key), .afterResult)
+      let writes = try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key) {
+        [client, retirement = bases.retirement] in client.wroteRecently($0, id: $1, within: retirement, at: now)
+      }
+      return (writes, .afterResult)
     case .unknown:
       return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), .unread)
     }

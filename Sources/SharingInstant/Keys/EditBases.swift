@@ -24,6 +24,10 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
     var taken: Instant?
     /// Whether it stands for an equal value the reference took before it as well.
     var repeated = false
+    /// Since when the reference has held this value's content: when the first of the equal values
+    /// it stands for was taken. A repeat (a client's echo of the key's own write) does not make the
+    /// value before it recent again.
+    var since: Instant?
   }
 
   /// How long a value stays a possible start after a newer one was taken by the reference.
@@ -56,22 +60,25 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
   /// usually equals the edit), so a quiet key keeps one value.
   mutating func give(_ value: Value) -> Int {
     var repeated = false
+    var since: Instant?
     if let last = entries.last, last.taken != nil, Self.same(last.value, value) {
       entries.removeLast()
       repeated = true
+      since = last.since
     }
-    return append(Entry(number: nextNumber, value: value, taken: nil, repeated: repeated))
+    return append(Entry(number: nextNumber, value: value, taken: nil, repeated: repeated, since: since))
   }
 
   /// The reference took value `number` at `now`.
   mutating func taken(_ number: Int, at now: Instant) {
     guard let index = entries.lastIndex(where: { $0.number == number }) else { return }
     entries[index].taken = now
+    if entries[index].since == nil { entries[index].since = now }
   }
 
   /// The edit `value` was saved while the reference held it.
   mutating func edited(_ value: Value, at now: Instant) {
-    append(Entry(number: nextNumber, value: value, taken: now))
+    append(Entry(number: nextNumber, value: value, taken: now, since: now))
   }
 
   /// Adds `entry` (numbered `nextNumber`), retiring the oldest taken value beyond ``capacity``.
@@ -86,9 +93,9 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
   }
 
   /// The values the reference took that may still be an edit's start, oldest first: all but those
-  /// older than one taken at least ``retirement`` before `now`.
+  /// older than one the reference has held (its content, ``Entry/since``) for ``retirement``.
   mutating func retained(at now: Instant) -> [Value] {
-    if let settled = entries.lastIndex(where: { $0.taken.map { $0 + retirement <= now } ?? false }), settled > 0 {
+    if let settled = entries.lastIndex(where: { $0.since.map { $0 + retirement <= now } ?? false }), settled > 0 {
       entries.removeFirst(settled)
     }
     return entries.filter { $0.taken != nil }.map(\.value)
@@ -96,10 +103,11 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
 
   /// The taken values that were still the reference's newest within `window` before `now`
   /// (oldest first): a start an edit saved now could have had if its closure ended that recently.
+  /// A value stopped being the newest when the content after it was first taken (``Entry/since``).
   func recent(at now: Instant, within window: Duration) -> [Value] {
     let taken = entries.filter { $0.taken != nil }
     return taken.indices.filter { index in
-      index == taken.count - 1 || taken[index + 1].taken! + window > now
+      index == taken.count - 1 || taken[index + 1].since! + window > now
     }.map { taken[$0].value }
   }
 

@@ -60,10 +60,12 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
   /// started from one of `starts` (taken before `newest`, oldest first). That is the newest of them
   /// the edit agrees with (``isPlausible(_:among:edit:)``): the one taken just before the closure, unless
   /// the edit kept a row as an older value had it. Its diff is written, except a delete of an
-  /// entity some plausible start lacked (it may have arrived after the closure began) and what
-  /// `newest` already has or lacks (``CommonWrites``).
+  /// entity some plausible start in `recent` lacked (it may have arrived from another device after
+  /// the closure began; `ownWrite` says which entities this device wrote itself, whose deletes
+  /// are written) and what `newest` already has or lacks (``CommonWrites``).
   init(
-    edit: Value, startsBefore starts: [Value], recent: [Value]? = nil, newest: Value, key: EntityKey<Entity>
+    edit: Value, startsBefore starts: [Value], recent: [Value]? = nil, newest: Value, key: EntityKey<Entity>,
+    ownWrite: (_ etype: String, _ id: String) -> Bool = { _, _ in false }
   ) throws {
     let starts = starts.isEmpty ? [Value()] : starts
     let start = starts.last { Self.isPlausible($0, among: starts, edit: edit) } ?? starts[starts.count - 1]
@@ -77,7 +79,7 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
       }
       common.removeAll { op in
         guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue,
-          plausible.contains(where: { $0[id: id] == nil })
+          plausible.contains(where: { $0[id: id] == nil }), !ownWrite(op.etype, id)
         else { return false }
         withheld.append("delete \(op.etype) \(op.entity)")
         return true

@@ -123,10 +123,13 @@ final class ScreenLoad {
     let perNotice = Double(last.evaluations - previous.evaluations) / Double(last.notices - previous.notices)
     #expect(perNotice <= Double(1 + Screen.followUps.count), "\(perNotice) frames per change between changes \(previous.changes) and \(last.changes)")
     // What one typed change sets off on the other screen (a chat message: "typing", the
-    // message, "not typing") does not grow either.
+    // message, "not typing") does not grow with the changes made: a subscription or registration
+    // added per change would push it to tens. How many of those arrive together, and so are
+    // reported as one, depends on timing: a loaded machine (CI, the whole suite at once) or a
+    // reconnect in between took chat from about 2.5 to 6 per message and left it there.
     let noticesFirst = Double(first.notices) / Double(first.changes)
     let noticesNow = Double(last.notices - previous.notices) / Double(last.changes - previous.changes)
-    #expect(noticesNow <= max(4, noticesFirst + 1), "\(noticesNow) reported changes per typed change (\(noticesFirst) at first)")
+    #expect(noticesNow <= max(8, 2 * noticesFirst + 2), "\(noticesNow) reported changes per typed change (\(noticesFirst) at first)")
     let grown = last.resident - first.resident
     #expect(grown < 150 << 20, "resident memory grew \(grown >> 20) MB from change \(first.changes) to \(last.changes)")
   }

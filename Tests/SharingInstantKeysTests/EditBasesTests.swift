@@ -181,8 +181,8 @@ struct EditBasesTests {
     var bases = EditBases<Todo>()
     shown(&bases, [x], at: 0)
     shown(&bases, [x, y], at: 100)
-    #expect(bases.recent(at: at(105), within: .milliseconds(10)) == [[x], [x, y]])
-    #expect(bases.recent(at: at(130), within: .milliseconds(10)) == [[x, y]])
+    #expect(bases.recent(at: at(105), within: .milliseconds(10)).map(\.value) == [[x], [x, y]])
+    #expect(bases.recent(at: at(130), within: .milliseconds(10)).map(\.value) == [[x, y]])
   }
 
   @Test("An echo of the key's own edit does not make the value before the edit recent again")
@@ -219,11 +219,32 @@ struct EditBasesTests {
     var edit = later
     edit.remove(id: y.id)
     let newest = later
-    let recentOnly = try EditWrites(edit: edit, startsBefore: [older, later], recent: [later], newest: newest, key: Schema.todos)
+    let recentOnly = try EditWrites(edit: edit, startsBefore: [older, later], recent: [(later, at(100))], newest: newest, key: Schema.todos)
     #expect(recentOnly.ops == [.delete("todos", .id(y.id))])
-    let both = try EditWrites(edit: edit, startsBefore: [older, later], recent: [older, later], newest: newest, key: Schema.todos)
+    let both = try EditWrites(edit: edit, startsBefore: [older, later], recent: [(older, at(0)), (later, at(100))], newest: newest, key: Schema.todos)
     #expect(both.ops.isEmpty)
     #expect(both.withheld.count == 1)
+  }
+
+  @Test("A delete of a row this device's own write made after a recent start lacking it is written; one made before is withheld")
+  func deleteOfOwnRow() throws {
+    // y arrived in `later`. Written by this device at 50 ms, after `older` (held since 0 ms): its
+    // arrival was that write's. A write of y at -10 ms (before `older`, say a toggle while y was
+    // in a window it then left) does not explain why `older` lacked it.
+    let older: Value = [x]
+    let later: Value = [x, y]
+    var edit = later
+    edit.remove(id: y.id)
+    let recent = [(value: older, since: at(0)), (value: later, since: at(60))]
+    let afterStart = try EditWrites(
+      edit: edit, startsBefore: [older, later], recent: recent, newest: later, key: Schema.todos,
+      ownWrite: { [y] in $1 == y.id ? at(50) : nil })
+    #expect(afterStart.ops == [.delete("todos", .id(y.id))])
+    let beforeStart = try EditWrites(
+      edit: edit, startsBefore: [older, later], recent: recent, newest: later, key: Schema.todos,
+      ownWrite: { [y] in $1 == y.id ? at(-10) : nil })
+    #expect(beforeStart.ops.isEmpty)
+    #expect(beforeStart.withheld == ["delete todos \"\(y.id)\""])
   }
 
   @Test("An edit of the newest of several possible starts writes all of its changes")

@@ -10,7 +10,7 @@ import SharingInstant
 //    client's enqueue, not the disk's.
 // 2. Two clients through the keys and an in-process instant-local on loopback: A's `withLock`
 //    edit → B's key holds the new value (observed through Observation, as a view would).
-// Usage: sharing-instant-keys-bench [rows] [edits]
+// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1 or 2, both by default]
 
 struct Row: EntityIdentifiable, Equatable {
   static let namespace = "rows"
@@ -66,9 +66,10 @@ signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let rows = arguments.first ?? 1000
 let edits = arguments.dropFirst().first ?? 1000
+let part = arguments.dropFirst(2).first ?? 0
 let clock = ContinuousClock()
 
-do {
+if part != 2 {
   let client = InstantClient.offline(appId: "keys-bench")
   let collection = Shared(.instantSync(EntityKey<Row>(namespace: "rows"), client: client))
   collection.withLock { $0.append(contentsOf: (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }) }
@@ -90,7 +91,7 @@ do {
   await client.shutdown()
 }
 
-do {
+if part != 1 {
   var logger = Logger(label: "instant-local")
   logger.logLevel = .critical
   let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)

@@ -153,12 +153,11 @@ public final class InstantClient: Sendable {
     try await transact([op])
   }
 
-  /// Whether a write of this client (``transact(_:)``, from any key or caller) named entity `id` of
-  /// `etype` within `window` before `now` (at most five seconds are remembered).
-  package func wroteRecently(
-    _ etype: String, id: String, within window: Duration, at now: ContinuousClock.Instant = .now
-  ) -> Bool {
-    ownWrites.wrote(etype, id, within: window, at: now)
+  /// When a write of this client (``transact(_:)``, from any key or caller) last named entity `id`
+  /// of `etype` in a step that may create it (a `create`, an update or merge that may upsert, a
+  /// link); `nil` when none did in the last five seconds.
+  package func lastCreatingWrite(_ etype: String, id: String) -> ContinuousClock.Instant? {
+    ownWrites.last(etype, id)
   }
 
   /// Writes not yet folded into every query, oldest first.

@@ -1,9 +1,9 @@
 import Foundation
 import InstantCore
 
-/// The entities this client's own writes named lately, and when: how a `@Shared` key tells a row
-/// that reached it from this device (a `transact` a moment before an edit that removes the row)
-/// from one another device wrote while the edit was made (see docs/keys.md).
+/// The entities this client's own writes may have created lately, and when: how a `@Shared` key
+/// tells a row that reached it because of this device (a `transact` a moment before an edit that
+/// removes the row) from one another device wrote while the edit was made (see docs/keys.md).
 final class OwnWrites: @unchecked Sendable {
   /// How long a write is remembered.
   static let memory: Duration = .seconds(5)
@@ -12,10 +12,11 @@ final class OwnWrites: @unchecked Sendable {
   private var written: [String: ContinuousClock.Instant] = [:]
   private var lastPruned = ContinuousClock.now
 
-  /// Records the entities `ops` name (by id; a lookup names none) as written at `now`.
+  /// Records the entities `ops` may create (named by id; a lookup names none) as written at `now`.
+  /// A strict update (`upsert: false`) or a delete creates nothing.
   func record(_ ops: [InstaMLOp], at now: ContinuousClock.Instant = .now) {
     lock.withLock {
-      for op in ops {
+      for op in ops where Self.mayCreate(op) {
         guard let id = op.entity.stringValue else { continue }
         written[Self.name(op.etype, id)] = now
       }
@@ -25,9 +26,17 @@ final class OwnWrites: @unchecked Sendable {
     }
   }
 
-  /// Whether a write of this client named entity `id` of `etype` within `window` before `now`.
-  func wrote(_ etype: String, _ id: String, within window: Duration, at now: ContinuousClock.Instant = .now) -> Bool {
-    lock.withLock { written[Self.name(etype, id)].map { $0 + window > now } ?? false }
+  /// When a write of this client last may have created entity `id` of `etype` (within ``memory``).
+  func last(_ etype: String, _ id: String, at now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
+    lock.withLock { written[Self.name(etype, id)].flatMap { $0 + Self.memory > now ? $0 : nil } }
+  }
+
+  private static func mayCreate(_ op: InstaMLOp) -> Bool {
+    switch op.action {
+    case .create, .link: true
+    case .update, .merge: op.opts?["upsert"] != .bool(false)
+    case .delete, .unlink, .ruleParams: false
+    }
   }
 
   private static func name(_ etype: String, _ id: String) -> String { "\(etype)\u{0}\(id)" }

@@ -335,7 +335,7 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       if !bases.newestTakenRepeats { retained.removeLast() }
       let recent = bases.recent(at: now, within: .milliseconds(10))
       let writes = try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key) {
-        [client, retirement = bases.retirement] in client.wroteRecently($0, id: $1, within: retirement, at: now)
+        [client] in client.lastCreatingWrite($0, id: $1)
       }
       return (writes, .afterResult)
     case .unknown:

@@ -102,13 +102,14 @@ struct EditBases<Entity: EntityIdentifiable & Equatable> {
   }
 
   /// The taken values that were still the reference's newest within `window` before `now`
-  /// (oldest first): a start an edit saved now could have had if its closure ended that recently.
-  /// A value stopped being the newest when the content after it was first taken (``Entry/since``).
-  func recent(at now: Instant, within window: Duration) -> [Value] {
+  /// (oldest first), each with when the reference began to hold its content: a start an edit
+  /// saved now could have had if its closure ended that recently. A value stopped being the
+  /// newest when the content after it was first taken (``Entry/since``).
+  func recent(at now: Instant, within window: Duration) -> [(value: Value, since: Instant)] {
     let taken = entries.filter { $0.taken != nil }
     return taken.indices.filter { index in
       index == taken.count - 1 || taken[index + 1].since! + window > now
-    }.map { taken[$0].value }
+    }.map { (taken[$0].value, taken[$0].since!) }
   }
 
   /// Whether two values hold the same entities in the same order (a row not re-decoded is the same

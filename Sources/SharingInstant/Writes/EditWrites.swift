@@ -59,13 +59,16 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
   /// The writes of `edit`, made while the reference took `newest` after the closure: the edit
   /// started from one of `starts` (taken before `newest`, oldest first). That is the newest of them
   /// the edit agrees with (``isPlausible(_:among:edit:)``): the one taken just before the closure, unless
-  /// the edit kept a row as an older value had it. Its diff is written, except a delete of an
-  /// entity some plausible start in `recent` lacked (it may have arrived from another device after
-  /// the closure began; `ownWrite` says which entities this device wrote itself, whose deletes
-  /// are written) and what `newest` already has or lacks (``CommonWrites``).
+  /// the edit kept a row as an older value had it. Its diff is written, except what `newest`
+  /// already has or lacks (``CommonWrites``) and a delete of an entity that a plausible start in
+  /// `recent` (held since the instant given with it) lacked: the entity may have arrived from
+  /// another device after the closure began. Not withheld is a delete of an entity this device's
+  /// own write made after that start was first held (`ownWrite` says when this device last wrote
+  /// one that may have created it): its arrival was that write's.
   init(
-    edit: Value, startsBefore starts: [Value], recent: [Value]? = nil, newest: Value, key: EntityKey<Entity>,
-    ownWrite: (_ etype: String, _ id: String) -> Bool = { _, _ in false }
+    edit: Value, startsBefore starts: [Value], recent: [(value: Value, since: ContinuousClock.Instant)]? = nil,
+    newest: Value, key: EntityKey<Entity>,
+    ownWrite: (_ etype: String, _ id: String) -> ContinuousClock.Instant? = { _, _ in nil }
   ) throws {
     let starts = starts.isEmpty ? [Value()] : starts
     let start = starts.last { Self.isPlausible($0, among: starts, edit: edit) } ?? starts[starts.count - 1]
@@ -74,13 +77,20 @@ struct EditWrites<Entity: EntityIdentifiable & Equatable> {
     if common.contains(where: { $0.action == .delete }) {
       // Only starts the reference held moments before the save: an older one, superseded long
       // ago, was not this closure's start unless the thread stalled that long.
-      let plausible = starts.filter { start in
-        (recent?.contains { EditBases<Entity>.same($0, start) } ?? true) && Self.isPlausible(start, among: starts, edit: edit)
+      let plausible: [(value: Value, since: ContinuousClock.Instant?)] = starts.compactMap { start in
+        guard Self.isPlausible(start, among: starts, edit: edit) else { return nil }
+        guard let recent else { return (start, nil) }
+        return recent.first { EditBases<Entity>.same($0.value, start) }.map { (start, $0.since) }
       }
       common.removeAll { op in
-        guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue,
-          plausible.contains(where: { $0[id: id] == nil }), !ownWrite(op.etype, id)
-        else { return false }
+        guard op.action == .delete, op.etype == key.namespace, let id = op.entity.stringValue else { return false }
+        let written = ownWrite(op.etype, id)
+        let lacking = plausible.contains { start in
+          guard start.value[id: id] == nil else { return false }
+          guard let written, let since = start.since else { return true }
+          return written < since
+        }
+        guard lacking else { return false }
         withheld.append("delete \(op.etype) \(op.entity)")
         return true
       }

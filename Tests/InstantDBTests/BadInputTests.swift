@@ -129,7 +129,7 @@ struct ClientBadInputTests {
       #expect(Set(transact.objectValue!.keys) == ["op", "client-event-id", "tx-steps", "created", "order"])
       #expect(transact["order"] == 1)
       let steps = try #require(transact["tx-steps"]?.arrayValue)
-      // add-attrs first, then the id triple, then the data (protocol.md §3.3-3.4).
+      // add-attrs first, then the id triple, then the data (docs/protocol.md, "InstaML expansion").
       let ops = steps.compactMap { $0[0]?.stringValue }
       #expect(ops == ["add-attr", "add-attr", "add-triple", "add-triple"])
       #expect(steps[2][1] == .string(goal) && steps[2][3] == .string(goal))

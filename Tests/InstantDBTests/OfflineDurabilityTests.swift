@@ -263,7 +263,7 @@ struct OfflineDurabilityTests {
   }
 }
 
-/// protocol.md §3.7: the server does not deduplicate re-sent transactions.
+/// docs/protocol.md, "Re-sent writes": the server does not deduplicate re-sent transactions.
 @Suite("Re-sends", .timeLimit(.minutes(1)))
 struct ResendTests {
   @Test("A create whose transact-ok was lost is re-sent and succeeds instead of being refused as a duplicate")

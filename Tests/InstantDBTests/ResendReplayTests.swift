@@ -5,7 +5,7 @@ import InstantDB
 import Testing
 
 /// Writes re-sent after their `transact-ok`s were lost are replayed in order over a server that
-/// already applied them (protocol.md §3.7). Found by instant-chaos (docs/reliability.md).
+/// already applied them (docs/protocol.md, "Re-sent writes"). Found by instant-chaos (docs/reliability.md).
 @Suite("Re-sent writes replayed", .timeLimit(.minutes(1)))
 struct ResendReplayTests {
   @Test("A re-sent batch refused for an entity this device deleted later does not undo its other steps")

@@ -3,10 +3,10 @@ import InstantCore
 import InstantDB
 import Testing
 
-/// The session of protocol.md Appendix A, driven through the public API against instant-local:
+/// The session of docs/protocol.md, "Example session", driven through the public API against instant-local:
 /// every frame the client sends has the reference client's op and exactly its fields, in the
 /// reference's order of events.
-@Suite("Wire transcript (protocol.md Appendix A)", .timeLimit(.minutes(1)))
+@Suite("Wire transcript (docs/protocol.md, Example session)", .timeLimit(.minutes(1)))
 struct WireTranscriptTests {
   @Test("init, one add-query for two subscribers, transact, join-room, set-presence on join-room-ok, client-broadcast, remove-query, leave-room")
   func appendixA() async throws {

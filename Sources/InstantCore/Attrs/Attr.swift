@@ -21,7 +21,7 @@ public struct Ident: Sendable, Hashable {
   public var json: JSON { .array([.string(id), .string(etype), .string(label)]) }
 }
 
-/// An InstantDB attribute (protocol.md §1.5): the schema of one field or link.
+/// An InstantDB attribute (docs/protocol.md, "Attrs"): the schema of one field or link.
 ///
 /// Every member of the wire object is kept in ``json`` (unknown ones included), so an attr
 /// round-trips unchanged; the typed properties are read from it.

@@ -1,5 +1,5 @@
 /// InstaML: high-level operations → tx-steps, exactly as the reference client expands them
-/// (`protocol.md` §3.3–3.4): missing attrs are created first (`add-attr`, lookups before the
+/// (docs/protocol.md, "InstaML expansion"): missing attrs are created first (`add-attr`, lookups before the
 /// rest), then each operation expands in order, the id triple first.
 public struct InstaML {
   public var attrs: AttrStore

@@ -1,7 +1,7 @@
 import OrderedCollections
 
 /// What the server answers to `add-query`: the triples a client needs to evaluate the query
-/// itself (protocol.md §2.8) and page info for paginated top-level forms.
+/// itself (docs/protocol.md, "What a result carries") and page info for paginated top-level forms.
 package struct ServerQueryResult: Sendable, Equatable {
   /// Deduplicated, in a stable order.
   package var triples: [Triple]

@@ -1,7 +1,7 @@
 import OrderedCollections
 
 extension TripleStore {
-  /// Applies a `transact`'s tx-steps with the reference server's semantics (protocol.md §3.1–3.2):
+  /// Applies a `transact`'s tx-steps with the reference server's semantics (docs/protocol.md, "How instant-local applies a transaction"):
   /// UUIDs are lower-cased; steps run grouped by op in order of each op's first appearance;
   /// attrs added in the transaction are usable by later steps; lookups `[attr-id, value]` resolve
   /// to the entity with that unique value or create it; `create`/`update` modes are checked;

@@ -5,7 +5,7 @@ enum WriteStyle {
   /// triple in the store, an existing (e, a, v) keeps its time, and removals leave emptied value
   /// sets and stale reverse-index entries behind (``IndexUpkeep/reference``).
   case client
-  /// The server (protocol.md §3.2): new triples are created at `now`, a cardinality-one write keeps
+  /// The server (docs/protocol.md, "How instant-local applies a transaction"): new triples are created at `now`, a cardinality-one write keeps
   /// the time of the value it replaces, and the indexes stay clean (``IndexUpkeep/clean``).
   case server(now: Double)
 

@@ -1,4 +1,4 @@
-/// One tx-step `[op, …arguments]` (protocol.md §3), read once for both the client store
+/// One tx-step `[op, …arguments]` (docs/protocol.md, "Tx-steps"), read once for both the client store
 /// (``TripleStore/transact(_:)``) and the server (`applyServerTransaction`).
 ///
 /// Reading a step only checks its op; the arguments stay in the step's array (no copy) and are

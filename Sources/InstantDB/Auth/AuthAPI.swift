@@ -5,7 +5,7 @@ import InstantCore
   import FoundationNetworking
 #endif
 
-/// The runtime auth endpoints over HTTP (protocol.md §5.3). Bodies are JSON; the key casing
+/// The runtime auth endpoints over HTTP (docs/protocol.md, "Auth over HTTP"). Bodies are JSON; the key casing
 /// differs between endpoints exactly as the server expects it.
 struct AuthAPI: Sendable {
   let apiURI: URL

@@ -12,14 +12,14 @@ public struct AuthUser: Sendable, Equatable, CustomStringConvertible, CustomDebu
   public let fields: JSON
   let refreshToken: String
 
-  /// The server's user object (protocol.md §5.2); nil without an id or a refresh token.
+  /// The server's user object (docs/protocol.md, "The user object"); nil without an id or a refresh token.
   init?(json: JSON, refreshToken fallback: String? = nil) {
     guard case var .object(o) = json, let id = o["id"]?.stringValue,
       let token = o["refresh_token"]?.stringValue ?? fallback
     else { return nil }
     self.id = id
     self.email = o["email"]?.stringValue
-    // `isGuest` is missing from some server paths; `type` is always there (protocol.md §10.2 #18).
+    // `isGuest` is missing from some server paths; `type` is always there (docs/protocol.md, "The user object").
     self.isGuest = o["isGuest"]?.boolValue ?? (o["type"]?.stringValue == "guest")
     o.removeValue(forKey: "refresh_token")
     self.fields = .object(o)

@@ -1,7 +1,7 @@
 import Foundation
 import InstantCore
 
-/// Applying auth changes (protocol.md §5.4): the user is bound to a socket by `init`, so every
+/// Applying auth changes (docs/protocol.md, "Auth on the socket"): the user is bound to a socket by `init`, so every
 /// change is stored, clears cached results and opens a new socket with the new `refresh-token`.
 extension Reactor {
   /// Reads the stored user (once, before the first socket).

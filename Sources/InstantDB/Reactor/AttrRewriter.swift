@@ -2,7 +2,7 @@ import InstantCore
 
 /// Rewrites the attr ids a pending write invented when the server has since created the same
 /// attribute under another id (another device created it first), as the reference's
-/// `_rewriteMutations` does (protocol.md §3.6): the write's `add-attr` is dropped and the local
+/// `_rewriteMutations` does (docs/protocol.md, "Attr id rewriting"): the write's `add-attr` is dropped and the local
 /// id is replaced by the server's everywhere after it; a link the server knows from its other
 /// side has the entity and value of its triples swapped.
 ///

@@ -28,7 +28,7 @@ struct PendingMutation: Sendable {
 
   /// The `transact` frame, shaped as the reference client sends it.
   ///
-  /// The server does not deduplicate re-sent transactions (protocol.md §3.7): a write whose earlier
+  /// The server does not deduplicate re-sent transactions (docs/protocol.md, "Re-sent writes"): a write whose earlier
   /// send may have committed (`resend`) goes without its `create` modes, so that finding its own
   /// entity already there does not make the server refuse it. Everything else in it is idempotent.
   /// `steps` replaces the write's own (a re-send without the steps later writes undo).

@@ -56,7 +56,7 @@ extension Reactor {
     setStatus(.authenticated)
     receiveInitUser(message["auth"]?["user"])
     // Re-send every live query (with its original event id), then every write the server has not
-    // acknowledged, in order (protocol.md §6.3).
+    // acknowledged, in order (docs/protocol.md, "Offline replay").
     for state in queries.values.sorted(by: { $0.eventID < $1.eventID }) where !state.subscribers.isEmpty {
       send(["op": "add-query", "client-event-id": .string(state.eventID), "q": state.q])
     }

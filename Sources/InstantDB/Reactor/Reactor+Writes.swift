@@ -125,7 +125,7 @@ extension Reactor {
     notifyPendingWatchers()
   }
 
-  /// Drops acknowledged writes that every query's result already reflects (protocol.md §3.6).
+  /// Drops acknowledged writes that every query's result already reflects (docs/protocol.md, "Pending writes").
   /// With no query holding a result, an acknowledged write has nothing left to overlay.
   func cleanUpConfirmedWrites() {
     let processed = queries.values.filter(\.hasResult).map { $0.processedTxID ?? 0 }

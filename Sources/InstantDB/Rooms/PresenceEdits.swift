@@ -1,6 +1,6 @@
 import InstantCore
 
-/// Applies the server's `patch-presence` edits (an editscript edit list, protocol.md §4.4) to a
+/// Applies the server's `patch-presence` edits (an editscript edit list, docs/protocol.md, "Presence pushes") to a
 /// room's member map: `[path, "+", value]` adds (inserts into arrays), `[path, "r", value]`
 /// replaces, `[path, "-"]` removes. Paths are object keys (strings) and array indices (numbers).
 /// An edit that does not apply throws and changes nothing.

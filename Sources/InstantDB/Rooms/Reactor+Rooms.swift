@@ -1,7 +1,7 @@
 import Foundation
 import InstantCore
 
-/// Rooms, presence and topics (protocol.md §4): join on the first handle, leave on the last,
+/// Rooms, presence and topics (docs/protocol.md, "Presence and rooms"): join on the first handle, leave on the last,
 /// presence from `refresh-presence` snapshots and `patch-presence` edits, topics through
 /// `client-broadcast` / `server-broadcast`, and a re-join of every room after a reconnect.
 extension Reactor {
@@ -75,7 +75,7 @@ extension Reactor {
 
   // MARK: Connection events
 
-  /// After `init-ok`: every room is joined again with its current presence (protocol.md §6.3).
+  /// After `init-ok`: every room is joined again with its current presence (docs/protocol.md, "Offline replay").
   func rejoinRooms() {
     for id in rooms.keys.sorted() {
       rooms[id]!.isConnected = false
@@ -238,7 +238,7 @@ extension Reactor {
   }
 
   private func sendBroadcast(_ room: RoomState, topic: String, data: JSON) {
-    // `roomType`, camelCase, as the reference spells it here (protocol.md §4.5).
+    // `roomType`, camelCase, as the reference spells it here (docs/protocol.md, "Topics").
     send([
       "op": "client-broadcast", "client-event-id": .string(InstantID.make()), "room-id": .string(room.id),
       "roomType": .string(room.type), "topic": .string(topic), "data": data,

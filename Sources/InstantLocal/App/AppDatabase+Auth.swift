@@ -1,7 +1,7 @@
 import Foundation
 import InstantCore
 
-/// Auth (protocol.md §5): users are `$users` entities written with system permission; refresh
+/// Auth (docs/protocol.md, "Auth over HTTP"): users are `$users` entities written with system permission; refresh
 /// tokens live in SQLite next to them; magic codes are kept in memory and logged.
 extension AppDatabase {
   /// `$users` labels that `extra-fields` may not set.
@@ -158,7 +158,7 @@ extension AppDatabase {
     store.values(of: id, attr: SystemCatalog.usersType).first?.stringValue
   }
 
-  /// The user object of protocol.md §5.2: every `$users` value, plus `app_id`, `created_at`,
+  /// The user object (docs/protocol.md, "The user object"): every `$users` value, plus `app_id`, `created_at`,
   /// `isGuest` and (when given) `refresh_token`.
   func userObject(_ id: String, refreshToken: String?) -> JSON? {
     guard store.hasEntity(id, etype: "$users") else { return nil }

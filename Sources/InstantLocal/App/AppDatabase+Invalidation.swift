@@ -1,6 +1,6 @@
 import InstantCore
 
-/// The invalidation pass (protocol.md §9.4): after a commit, every subscribed query the change
+/// The invalidation pass (docs/protocol.md, "Invalidation"): after a commit, every subscribed query the change
 /// can affect is re-run and each session hears about the results that changed.
 extension AppDatabase {
   /// Evaluates a subscribed query: its serialized `add-query-ok.result`, or the

@@ -1,7 +1,7 @@
 import InstantCore
 import OrderedCollections
 
-/// Rooms, presence and topics (protocol.md §4, §9.5).
+/// Rooms, presence and topics (docs/protocol.md, "Presence and rooms").
 extension AppDatabase {
   /// The id the reference reports as `instance-id` (the machine); clients ignore it.
   static let instanceID = "instant-local"

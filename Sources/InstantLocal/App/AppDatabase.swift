@@ -16,7 +16,7 @@ actor AppDatabase {
   let storage: LocalStorage
   let logger: Logger
   var store: TripleStore
-  /// The tx-id every current result reflects (protocol.md §9.4).
+  /// The tx-id every current result reflects (docs/protocol.md, "Invalidation").
   var processedTxID: Int
   /// Bumped whenever the app's attrs change.
   var attrsVersion = 0
@@ -192,7 +192,7 @@ actor AppDatabase {
   // MARK: Schema
 
   /// The app's schema in the shape `GET /dash/apps/{id}/schema/pull` returns
-  /// (schema-dsl.md §8): `{schema: {refs, blobs}, attrs, app-title}`.
+  /// (docs/protocol.md, "Schema pull"): `{schema: {refs, blobs}, attrs, app-title}`.
   func schemaPull() -> JSON {
     var blobs: JSONObject = [:]
     var refs: JSONObject = [:]

@@ -1,7 +1,7 @@
 import InstantCore
 import OrderedCollections
 
-/// What an app keeps about one connected session (protocol.md §9.2).
+/// What an app keeps about one connected session (docs/protocol.md, "Sessions").
 struct SessionRecord: Sendable {
   /// One subscribed query: the `q` as the client sent it (echoed in `refresh-ok`) and the
   /// serialized result last sent, to skip unchanged results.

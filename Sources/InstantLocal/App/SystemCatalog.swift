@@ -1,6 +1,6 @@
 import InstantCore
 
-/// The system-catalog attrs every app has (protocol.md §8.4), with the reference's deterministic
+/// The system-catalog attrs every app has (docs/protocol.md, "System catalog"), with the reference's deterministic
 /// ids, so code and tooling built against a hosted Instant see the same ids here.
 package enum SystemCatalog {
   /// `$users.id`.

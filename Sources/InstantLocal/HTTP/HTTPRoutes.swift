@@ -3,8 +3,8 @@ import Hummingbird
 import InstantCore
 import Logging
 
-/// The HTTP side of the server: auth endpoints (protocol.md §5.3), schema pull
-/// (schema-dsl.md §8) and a health check. Every body is JSON; failures are `{type, message, hint}`
+/// The HTTP side of the server: auth endpoints (docs/protocol.md, "Auth over HTTP"), schema pull
+/// (docs/protocol.md, "Schema pull") and a health check. Every body is JSON; failures are `{type, message, hint}`
 /// with status 400 (500 for server faults), as the reference's `wrap-errors` produces.
 struct HTTPRoutes: Sendable {
   let registry: AppRegistry

@@ -1,6 +1,6 @@
 import InstantCore
 
-/// An error the server reports the way the reference server does (protocol.md §1.6): over the
+/// An error the server reports the way the reference server does (docs/protocol.md, "Errors"): over the
 /// socket as an `error` message, over HTTP as a `{type, message, hint}` body.
 ///
 /// The constructors reproduce the reference's exact messages and hints, because clients route on

@@ -3,7 +3,7 @@ import InstantCore
 import Logging
 
 /// One WebSocket session: parses each frame, dispatches it, and turns failures into the
-/// reference's `error` messages (protocol.md §9.3). Messages are handled one at a time, in
+/// reference's `error` messages (docs/protocol.md, "Errors"). Messages are handled one at a time, in
 /// arrival order; a bad message never ends the session.
 ///
 /// Used only from its socket's task, so it needs no synchronization.

@@ -1,6 +1,6 @@
 import InstantCore
 
-/// What a session negotiated through `versions["@instantdb/core"]` (protocol.md §1.3).
+/// What a session negotiated through `versions["@instantdb/core"]` (docs/protocol.md, "Feature negotiation").
 ///
 /// A version that does not parse as `v?MAJOR.MINOR.PATCH(-dev)?` gives no features ("legacy").
 struct SessionFeatures: Sendable, Equatable {

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// writer task. Sending never suspends, so the app actor can fan out to many sessions while
 /// keeping each session's messages in the order they were produced.
 ///
-/// Presence is coalesced while it waits, as the reference server does (protocol.md §4.4): a
+/// Presence is coalesced while it waits, as the reference server does (docs/protocol.md, "Presence pushes"): a
 /// `patch-presence` queued right behind another for the same room joins its edits, and a
 /// `refresh-presence` replaces what is still queued for its room. A busy room then costs a slow
 /// reader fewer, larger frames instead of an ever longer queue.

@@ -1,7 +1,7 @@
 import Testing
 @testable import InstantCore
 
-/// InstaML expansion, case by case from protocol.md §3.3–3.4. The expected steps were checked
+/// InstaML expansion, case by case from docs/protocol.md, "InstaML expansion". The expected steps were checked
 /// against the reference client's `instaml.transform` (ids normalised).
 struct InstaMLTests {
   static let G = "11111111-1111-4111-8111-111111111111"

@@ -1,7 +1,7 @@
 import Testing
 @testable import InstantCore
 
-/// The server's transaction semantics (protocol.md §3.1–3.2), on attrs and data we wrote.
+/// The server's transaction semantics (docs/protocol.md, "How instant-local applies a transaction"), on attrs and data we wrote.
 struct ServerTransactionTests {
   static let goal = "6f1c0a52-0000-4000-8000-000000000001"
   static let todo = "9d0e0000-0000-4000-8000-000000000002"

@@ -42,7 +42,9 @@ public final class DemoStatus {
     var lines = ["\(dot) \(connection.rawValue) · \(count == 1 ? "1 pending write" : "\(count) pending writes")"]
     switch connection {
     case .errored:
-      lines += wrap("the server refused this client: \(reason ?? "no reason given")")
+      // The reason follows the status by a moment (it is asked of the client once the status
+      // says `errored`); until then the line does not claim there is none.
+      lines += wrap("the server refused this client" + (reason.map { ": \($0)" } ?? ""))
         .map { Terminal.colored($0, "#E5484D") }
     case .closed:
       lines.append(Terminal.dim("the server is not answering; retrying (edits wait until it is back)"))

@@ -41,7 +41,7 @@ struct DemoErrorTests {
       let demo = try DemoProcess("todos", ["--server", url, "--app-id", "not-an-app"], label: "todos, bad app id")
       defer { demo.stop() }
       let frame = try await demo.waitForFrame("the reason") { $0.contains("● errored") && $0.contains("the server refused this client: ") }
-      #expect(!frame.contains("no reason given"), "\(frame)")
+      #expect(frame.contains("the server refused this client: Malformed parameter: [\"app-id\"]"), "\(frame)")
     }
   }
 

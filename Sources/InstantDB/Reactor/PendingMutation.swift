@@ -11,6 +11,9 @@ struct PendingMutation: Sendable {
   var steps: [JSON]
   /// Set by `transact-ok`.
   var txID: Int?
+  /// When `transact-ok` arrived on this run of the client (not stored: a write acknowledged
+  /// before a restart waits for the queries' results, which reconnecting brings).
+  var confirmed: ContinuousClock.Instant?
   /// Whether it was sent on the current socket (reset on every reconnect).
   var sentOnThisSocket = false
   /// Whether it was ever sent (saved): then the server may have committed it even though no

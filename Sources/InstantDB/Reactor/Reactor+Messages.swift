@@ -111,6 +111,7 @@ extension Reactor {
       return logger.error("skipped a transact-ok without a tx-id")
     }
     mutations[i].txID = txID
+    mutations[i].confirmed = .now
     do { try storage.confirm(id, txID: txID) } catch { logger.error("could not record an acknowledged write: \(error)") }
     // The write's attrs now exist on the server.
     var attrsChanged = false

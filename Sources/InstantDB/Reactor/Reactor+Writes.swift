@@ -127,12 +127,21 @@ extension Reactor {
 
   /// Drops acknowledged writes that every query's result already reflects (docs/protocol.md, "Pending writes").
   /// With no query holding a result, an acknowledged write has nothing left to overlay.
+  ///
+  /// A query whose namespace no write touches is never refreshed, so its result never says it
+  /// reflects a later transaction, and acknowledged writes would pile up behind it (each one
+  /// applied again to every overlay). As the reference client does, once
+  /// ``pendingCleanup``'s threshold of writes is pending, those acknowledged longer ago than its
+  /// age are dropped: a query the write affects has had that long to be refreshed.
   func cleanUpConfirmedWrites() {
     let processed = queries.values.filter(\.hasResult).map { $0.processedTxID ?? 0 }
     let floor = processed.min() ?? Int.max
-    let done = mutations.filter { m in m.txID.map { $0 <= floor } ?? false }
-    guard !done.isEmpty else { return }
-    let ids = Set(done.map(\.id))
+    var ids = Set(mutations.filter { m in m.txID.map { $0 <= floor } ?? false }.map(\.id))
+    if mutations.count >= pendingCleanup.threshold {
+      let now = ContinuousClock.now
+      for m in mutations where m.confirmed.map({ $0 + pendingCleanup.age <= now }) ?? false { ids.insert(m.id) }
+    }
+    guard !ids.isEmpty else { return }
     mutations.removeAll { ids.contains($0.id) }
     // Their attrs joined the server's table on transact-ok, so the optimistic table is unchanged.
     do { try storage.delete(Array(ids)) } catch { logger.error("could not delete finished writes: \(error)") }

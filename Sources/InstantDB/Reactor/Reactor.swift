@@ -14,6 +14,9 @@ actor Reactor {
   }
 
   let config: Configuration
+  /// How many writes may be pending before acknowledged ones that no query result has reflected
+  /// for `age` are dropped (the reference client's 200 and 30 s; see `cleanUpConfirmedWrites`).
+  var pendingCleanup = (threshold: 200, age: Duration.seconds(30))
   /// Test seams for subscription order.
   nonisolated let subscriptionHooks = QuerySubscriptionHooks()
   let storage: ClientStorage
@@ -172,6 +175,11 @@ actor Reactor {
   }
 
   /// Drops the current socket (if any) and connects again at once.
+  /// Sets ``pendingCleanup`` (a test seam).
+  func setPendingCleanup(threshold: Int, age: Duration) {
+    pendingCleanup = (threshold, age)
+  }
+
   func reconnectNow() async {
     backoff.reset()
     if let connection {

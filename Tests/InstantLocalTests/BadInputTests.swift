@@ -95,6 +95,22 @@ struct BadInputTests {
       let error = try await s.next(op: "error")
       #expect(error["status"] == 400)
       #expect(error["message"]?.stringValue?.contains("limit is 4096") == true)
+      #expect(error["client-event-id"] == "big", "the error names the write, so the client can refuse it")
+      try await assertUsable(s)
+      await s.close()
+    }
+  }
+
+  @Test("A frame that is not JSON gets an error naming its client-event-id when the text has one")
+  func malformedFrameNamesItsEvent() async throws {
+    try await withInstantLocal { server in
+      let (s, _) = try await server.connect()
+      s.sendRaw(#"{"op": "transact", "client-event-id" : "cut-1", "tx-steps": [["add-triple", "#)
+      let named = try await s.next(op: "error")
+      #expect(named["client-event-id"] == "cut-1")
+      s.sendRaw(#"{"op": "transact", "tx-steps": [["#)
+      let unnamed = try await s.next(op: "error")
+      #expect(unnamed["client-event-id"] == .null)
       try await assertUsable(s)
       await s.close()
     }

@@ -41,6 +41,25 @@ final class SessionConnection {
     await app?.refreshDeferred()
   }
 
+  /// The `client-event-id` of a frame that is not read as JSON (too large, or malformed), found by
+  /// its text: the error then reaches the write or query that sent it, which the client refuses
+  /// and reports, instead of an error nobody can place (a write left pending, sent again on every
+  /// connection). `null` when the frame names none.
+  static func clientEventID(in text: String) -> JSON {
+    let key = "\"client-event-id\""
+    var rest = Substring(text)
+    while let found = rest.range(of: key) {
+      rest = rest[found.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+      guard rest.first == ":" else { continue }
+      rest = rest.dropFirst().drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+      guard rest.first == "\"" else { continue }
+      let value = rest.dropFirst().prefix { $0 != "\"" && $0 != "\\" }
+      guard value.count <= 200, rest.dropFirst(value.count + 1).first == "\"" else { continue }
+      return .string(String(value))
+    }
+    return .null
+  }
+
   /// Handles one text frame.
   func receive(_ text: String, deferringRefresh: Bool = false) async {
     let size = text.utf8.count
@@ -48,7 +67,7 @@ final class SessionConnection {
       let error = ProtocolError.validation(
         "message", input: ["size": .number(Double(size)), "limit": .number(Double(maxMessageBytes))],
         ["The message is \(size) bytes; the limit is \(maxMessageBytes). Send smaller transactions or start instant-local with a larger --max-message-bytes."])
-      sink.send(error.message(clientEventID: .null, originalEvent: ["session-id": .string(id)]))
+      sink.send(error.message(clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)]))
       return
     }
     let event: JSON
@@ -58,7 +77,7 @@ final class SessionConnection {
       let failure = ProtocolError(
         .paramMalformed, message: "Malformed JSON: \(error.description)",
         hint: ["in": [], "original-input": .string(String(text.prefix(200)))])
-      sink.send(failure.message(clientEventID: .null, originalEvent: ["session-id": .string(id)]))
+      sink.send(failure.message(clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)]))
       return
     }
     let clientEventID = event["client-event-id"] ?? .null

@@ -33,10 +33,11 @@ struct LocalServer {
 /// Runs `body` with a started server (in memory, or on `dataFile`; on `port`, any free one by
 /// default), stopped afterwards whatever happens.
 func withServer<T>(
-  dataFile: String? = nil, port: Int = 0, _ body: (LocalServer) async throws -> T
+  dataFile: String? = nil, port: Int = 0, maxMessageBytes: Int? = nil, _ body: (LocalServer) async throws -> T
 ) async throws -> T {
   var configuration = InstantLocalConfiguration.testing(dataFile: dataFile)
   configuration.port = port
+  if let maxMessageBytes { configuration.maxMessageBytes = maxMessageBytes }
   return try await withInstantLocal(configuration: configuration, logger: quietLogger) { server in
     let bound = try #require(await server.port)
     return try await body(LocalServer(server: server, port: bound))

@@ -8,9 +8,9 @@ import InstantCore
 /// never deleting one: its own attribute on each board (`c<index>`) and its items' links to
 /// boards are still decided by its order alone; `title`, which every client writes, must end as
 /// one of the clients' last values (``ChaosState/choices``).
-public struct ChaosClientModel: Sendable {
+package struct ChaosClientModel: Sendable {
   /// This client's index: its attribute on boards, and part of every title it writes.
-  public let client: Int
+  package let client: Int
   /// Writes generated so far: with ``client``, makes every title written unique.
   var sequence = 0
   var lists: [String: [String: JSON]] = [:]
@@ -31,13 +31,13 @@ public struct ChaosClientModel: Sendable {
   /// At most this many entities of each kind, so deletes keep up with creates.
   static let perKind = 25
 
-  public init(client: Int = 0) {
+  package init(client: Int = 0) {
     self.client = client
   }
 
   /// A random write (one op, or a batch of several) over this client's entities, and the model
   /// after it. The model is only kept when the write is reported enqueued.
-  public func nextWrite(using rng: inout SplitMix) -> (ops: [InstaMLOp], after: ChaosClientModel) {
+  package func nextWrite(using rng: inout SplitMix) -> (ops: [InstaMLOp], after: ChaosClientModel) {
     var model = self
     model.sequence += 1
     if rng.chance(0.12) {
@@ -60,7 +60,7 @@ public struct ChaosClientModel: Sendable {
   }
 
   /// The expected data of this client's entities.
-  public var state: ChaosState {
+  package var state: ChaosState {
     var state = ChaosState()
     for (namespace, entities) in [("lists", lists), ("items", items), ("tags", tags)] {
       for (id, attributes) in entities { state.entities["\(namespace)/\(id)"] = attributes }
@@ -245,14 +245,14 @@ extension InstaMLOp {
   }
 
   /// Ops that name an entity by a lookup, as the entity or as a link's target.
-  public var usesLookup: Bool {
+  package var usesLookup: Bool {
     if entity.stringValue == nil { return true }
     guard action == .link || action == .unlink else { return false }
     return (args?.objectValue ?? [:]).contains { $0.value.stringValue == nil }
   }
 
   /// Ops that write a shared entity (a board, or its link to an item).
-  public var writesShared: Bool {
+  package var writesShared: Bool {
     ChaosSchema.keyedBy[etype] != nil
       || ((action == .link || action == .unlink) && (args?.objectValue ?? [:]).keys.contains("board"))
   }

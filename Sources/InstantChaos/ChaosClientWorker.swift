@@ -17,8 +17,8 @@ import NIOConcurrencyHelpers
 /// Every refusal is also appended to `<database>.rejected.jsonl` as `{"id", "error", "at"}` (epoch
 /// seconds, to line it up with a verbose run's log).
 /// It prints `{"ready": true}` once the client exists, and exits when stdin closes.
-public enum ChaosClientWorker {
-  public static func run(port: Int, database: URL) async {
+package enum ChaosClientWorker {
+  package static func run(port: Int, database: URL) async {
     var logger = Logger(label: "instant-chaos-client")
     logger.logLevel = ProcessInfo.processInfo.environment["INSTANTDB_LOG_LEVEL"] == nil ? .critical : .error
     let db = InstantClient(

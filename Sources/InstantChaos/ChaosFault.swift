@@ -1,5 +1,5 @@
 /// The faults a chaos run injects.
-public enum ChaosFault: String, Sendable, CaseIterable, Comparable {
+package enum ChaosFault: String, Sendable, CaseIterable, Comparable {
   /// Every connection of one client cut, both sides.
   case drop
   /// One client's connections stop moving bytes for 0.2–1.5 s.
@@ -13,7 +13,7 @@ public enum ChaosFault: String, Sendable, CaseIterable, Comparable {
   /// One client offline (`setNetworkAvailable(false)`) for its next 5–25 writes.
   case offline
 
-  public static func < (a: Self, b: Self) -> Bool {
+  package static func < (a: Self, b: Self) -> Bool {
     allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
   }
 

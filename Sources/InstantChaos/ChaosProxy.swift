@@ -5,8 +5,8 @@ import NIOPosix
 /// A TCP proxy on loopback between one client and the server, for faults: it forwards bytes both
 /// ways and can drop every connection, stall them (stop reading for a while), or half-close them
 /// (shut one direction). The server it forwards to can change (after the server restarts).
-public final class ChaosProxy: Sendable {
-  public let port: Int
+package final class ChaosProxy: Sendable {
+  package let port: Int
   private let channel: any Channel
   private let state: NIOLockedValueBox<State>
 
@@ -21,7 +21,7 @@ public final class ChaosProxy: Sendable {
     self.state = state
   }
 
-  public static func start(to targetPort: Int) async throws -> ChaosProxy {
+  package static func start(to targetPort: Int) async throws -> ChaosProxy {
     let state = NIOLockedValueBox(State(targetPort: targetPort))
     let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -46,10 +46,10 @@ public final class ChaosProxy: Sendable {
   }
 
   /// Where new connections go.
-  public func retarget(_ port: Int) { state.withLockedValue { $0.targetPort = port } }
+  package func retarget(_ port: Int) { state.withLockedValue { $0.targetPort = port } }
 
   /// Closes every connection (both sides), as a dropped network would.
-  public func drop() {
+  package func drop() {
     for pair in takePairs() {
       pair.client.close(promise: nil)
       pair.server.close(promise: nil)
@@ -57,7 +57,7 @@ public final class ChaosProxy: Sendable {
   }
 
   /// Stops reading both ways for `duration`: bytes back up as on a network that goes quiet.
-  public func stall(for duration: TimeAmount) {
+  package func stall(for duration: TimeAmount) {
     let pairs = state.withLockedValue { $0.pairs }
     for pair in pairs {
       for channel in [pair.client, pair.server] {
@@ -72,7 +72,7 @@ public final class ChaosProxy: Sendable {
 
   /// Shuts one direction of every connection: towards the client (it reads end-of-file while its
   /// own bytes still reach the server) or towards the server. The peer's close then closes both.
-  public func halfClose(towardsClient: Bool) {
+  package func halfClose(towardsClient: Bool) {
     for pair in takePairs() {
       let side = towardsClient ? pair.client : pair.server
       side.close(mode: .output, promise: nil)
@@ -84,7 +84,7 @@ public final class ChaosProxy: Sendable {
     }
   }
 
-  public func stop() async {
+  package func stop() async {
     drop()
     try? await channel.close()
   }

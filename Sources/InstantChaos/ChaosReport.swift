@@ -1,46 +1,46 @@
 import Foundation
 
 /// What a chaos run did and found.
-public struct ChaosReport: Sendable, CustomStringConvertible {
-  public var seed: UInt64
-  public var clients: Int
+package struct ChaosReport: Sendable, CustomStringConvertible {
+  package var seed: UInt64
+  package var clients: Int
   /// Writes the clients reported enqueued.
-  public var writes = 0
+  package var writes = 0
   /// Writes the clients made inside those (a batch counts its ops).
-  public var ops = 0
+  package var ops = 0
   /// Ops among those that name an entity by a lookup (as the entity or as a link's target).
-  public var lookups = 0
+  package var lookups = 0
   /// Lookups among those that are a link's target (from an item to a board).
-  public var targetLookups = 0
+  package var targetLookups = 0
   /// Ops among those that write a shared board (an attribute, or a link to an item).
-  public var sharedWrites = 0
+  package var sharedWrites = 0
   /// Shared boards the clients wrote, each expected once on the server.
-  public var sharedEntities = 0
+  package var sharedEntities = 0
   /// Last-writer-wins attributes checked (each must end as one of the clients' last values).
-  public var lastWriterWins = 0
-  public var faults: [ChaosFault: Int] = [:]
+  package var lastWriterWins = 0
+  package var faults: [ChaosFault: Int] = [:]
   /// From the first write to the last one enqueued.
-  public var writeSeconds = 0.0
+  package var writeSeconds = 0.0
   /// From the last write enqueued until every client had every write acknowledged.
-  public var drainSeconds = 0.0
+  package var drainSeconds = 0.0
   /// From the last write enqueued until the server and every client equal the model.
-  public var convergeSeconds = 0.0
-  public var lost = 0
-  public var duplicated = 0
-  public var diverged = 0
+  package var convergeSeconds = 0.0
+  package var lost = 0
+  package var duplicated = 0
+  package var diverged = 0
   /// Refusals of re-sent strict updates of entities the same client deleted later (see
   /// docs/client.md, "Re-sends and duplicates"): expected under cuts, harmless.
-  public var resentUpdatesRefused = 0
+  package var resentUpdatesRefused = 0
   /// Clients whose view equals the server's but still says `hasPendingWrites` (see ChaosRun).
-  public var viewsStillMarkedPending = 0
+  package var viewsStillMarkedPending = 0
   /// Any other refusal, and anything else that went wrong (a client that never drained).
-  public var problems: [String] = []
+  package var problems: [String] = []
   /// The first difference found, server first.
-  public var firstDifference: String?
+  package var firstDifference: String?
 
-  public var passed: Bool { lost == 0 && duplicated == 0 && diverged == 0 && problems.isEmpty }
+  package var passed: Bool { lost == 0 && duplicated == 0 && diverged == 0 && problems.isEmpty }
 
-  public var description: String {
+  package var description: String {
     var lines = [
       "seed: \(seed), clients: \(clients)",
       "writes: \(writes) enqueued (\(ops) ops) in \(formatted(writeSeconds)) s",

@@ -7,31 +7,31 @@ import NIOCore
 
 /// A chaos run: instant-local and `clients` client processes, random writes from each, random
 /// faults, then every replica compared with a model of the writes each client reported enqueued.
-public struct ChaosRun: Sendable {
-  public static let appID = "c4a05c4a-0500-4c4a-8c4a-05c4a05c4a05"
+package struct ChaosRun: Sendable {
+  package static let appID = "c4a05c4a-0500-4c4a-8c4a-05c4a05c4a05"
 
-  public var writes: Int
-  public var clients: Int
-  public var seed: UInt64
+  package var writes: Int
+  package var clients: Int
+  package var seed: UInt64
   /// The `instant-chaos` executable (it is also the server and the clients).
-  public var executable: URL
+  package var executable: URL
   /// One fault in this many writes on average, besides one of each kind.
-  public var faultEvery = 40
+  package var faultEvery = 40
   /// Each client waits 0…2×this between two writes (0: as fast as it can), so faults land
   /// among writes in flight rather than between bursts.
-  public var pauseMilliseconds = 4
+  package var pauseMilliseconds = 4
   /// How long each client may take to have every write acknowledged at the end. A long backlog
   /// on a loaded machine takes minutes (each refresh re-applies every pending write).
-  public var drainSeconds = 600
+  package var drainSeconds = 600
   /// Where the data files go (kept); by default a new temporary directory, removed when the run
   /// passes.
-  public var directory: URL?
+  package var directory: URL?
   /// Child processes' stderr is discarded unless false.
-  public var quiet = true
+  package var quiet = true
   /// Progress lines.
-  public var log: @Sendable (String) -> Void = { _ in }
+  package var log: @Sendable (String) -> Void = { _ in }
 
-  public init(writes: Int, clients: Int, seed: UInt64, executable: URL) {
+  package init(writes: Int, clients: Int, seed: UInt64, executable: URL) {
     self.writes = writes
     self.clients = clients
     self.seed = seed
@@ -39,13 +39,13 @@ public struct ChaosRun: Sendable {
   }
 
   /// The `instant-chaos` executable next to the running one (the test bundle, or instant-chaos).
-  public static var siblingExecutable: URL {
+  package static var siblingExecutable: URL {
     let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     let base = FileManager.default.fileExists(atPath: me.path) ? me : Bundle.main.executableURL ?? me
     return base.deletingLastPathComponent().appendingPathComponent("instant-chaos")
   }
 
-  public func run() async throws -> ChaosReport {
+  package func run() async throws -> ChaosReport {
     signal(SIGPIPE, SIG_IGN)
     let directory =
       self.directory

@@ -3,20 +3,20 @@ import InstantCore
 /// The small app every chaos client writes to: lists hold items (one-to-many), items carry tags
 /// (many-to-many), and boards hold items (one-to-many). Boards are shared by every client: a
 /// small fixed pool named by the unique `key`, only ever written through a lookup on it.
-public enum ChaosSchema {
+package enum ChaosSchema {
   /// The shared boards' keys. Any client may be the first to write one (the lookup creates it).
-  public static let sharedKeys = (0..<5).map { "board-\($0)" }
+  package static let sharedKeys = (0..<5).map { "board-\($0)" }
 
   /// Clients with an index below this own one attribute on each board (`c0`, `c1`, …), which
   /// they alone write.
-  public static let perClientAttributes = 16
+  package static let perClientAttributes = 16
 
   /// The attribute of client `index` on every board (`nil` past ``perClientAttributes``).
-  public static func clientAttribute(_ index: Int) -> String? {
+  package static func clientAttribute(_ index: Int) -> String? {
     index < perClientAttributes ? "c\(index)" : nil
   }
 
-  public static let client = ClientSchema(
+  package static let client = ClientSchema(
     entities: [
       "lists": ["title": .init("string"), "rank": .init("number")],
       "items": ["text": .init("string"), "n": .init("number"), "done": .init("boolean")],
@@ -46,7 +46,7 @@ public enum ChaosSchema {
   }
 
   /// Everything, with every link from its forward side.
-  public static let query: JSON = [
+  package static let query: JSON = [
     "lists": ["items": [:]], "items": ["tags": [:]], "tags": [:], "boards": ["items": [:]],
   ]
 

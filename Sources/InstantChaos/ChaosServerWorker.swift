@@ -5,8 +5,8 @@ import Logging
 
 /// The `server` subcommand: instant-local on a data file, in a process of its own so `kill -9`
 /// is real. Prints `{"port": n}` once it listens and exits when stdin closes.
-public enum ChaosServerWorker {
-  public static func run(data: String) async throws {
+package enum ChaosServerWorker {
+  package static func run(data: String) async throws {
     var logger = Logger(label: "instant-chaos-server")
     logger.logLevel = .critical
     let server = try InstantLocalServer(

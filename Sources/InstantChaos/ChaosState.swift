@@ -7,23 +7,23 @@ import InstantCore
 /// since the server picks the id of an entity a lookup creates. A second entity with the same key
 /// is named `boards/board-3#<id>` (the first by id keeps the plain name), so it shows as a fact
 /// the model does not have.
-public struct ChaosState: Sendable, Equatable {
+package struct ChaosState: Sendable, Equatable {
   /// `namespace/id` (or `namespace/key`) → attribute → value.
-  public var entities: [String: [String: JSON]] = [:]
+  package var entities: [String: [String: JSON]] = [:]
   /// `namespace/id/label/target`, forward side only.
-  public var links: Set<String> = []
+  package var links: Set<String> = []
   /// `namespace/key` → the id of a shared entity, as a replica read it. The model leaves it empty;
   /// two replicas must agree.
-  public var ids: [String: String] = [:]
+  package var ids: [String: String] = [:]
   /// `namespace/key.attribute` → the values that may end there: an attribute every client writes
   /// (the last writer wins) must end as one of the clients' last enqueued values. Only the model
   /// has these; such an attribute is not in ``entities`` of the model.
-  public var choices: [String: Set<JSON>] = [:]
+  package var choices: [String: Set<JSON>] = [:]
 
-  public init() {}
+  package init() {}
 
   /// Reads a result of ``ChaosSchema/query``.
-  public init(result data: JSON) {
+  package init(result data: JSON) {
     for namespace in ["lists", "items", "tags", "boards"] {
       let label = ChaosSchema.forwardLinks[namespace]
       let keyAttribute = ChaosSchema.keyedBy[namespace]
@@ -55,7 +55,7 @@ public struct ChaosState: Sendable, Equatable {
 
   /// Both states together: the clients' own entities are disjoint; a shared entity gets the
   /// attributes of both (each client writes its own), and the last values of both.
-  public mutating func merge(_ other: ChaosState) {
+  package mutating func merge(_ other: ChaosState) {
     entities.merge(other.entities) { a, b in a.merging(b) { x, _ in x } }
     links.formUnion(other.links)
     ids.merge(other.ids) { a, _ in a }
@@ -64,8 +64,8 @@ public struct ChaosState: Sendable, Equatable {
 }
 
 /// One fact where a replica differs from the model.
-public struct ChaosDifference: Sendable, Equatable, CustomStringConvertible {
-  public enum Kind: String, Sendable {
+package struct ChaosDifference: Sendable, Equatable, CustomStringConvertible {
+  package enum Kind: String, Sendable {
     /// In the model, missing from the replica: a write lost.
     case lost
     /// In the replica, not in the model: a write applied again (or brought back), or a second
@@ -76,12 +76,12 @@ public struct ChaosDifference: Sendable, Equatable, CustomStringConvertible {
     case diverged
   }
 
-  public var kind: Kind
-  public var fact: String
-  public var description: String { "\(kind): \(fact)" }
+  package var kind: Kind
+  package var fact: String
+  package var description: String { "\(kind): \(fact)" }
 
   /// Every difference of `actual` from `expected`, sorted so the first is stable.
-  public static func between(expected: ChaosState, actual: ChaosState) -> [ChaosDifference] {
+  package static func between(expected: ChaosState, actual: ChaosState) -> [ChaosDifference] {
     var found: [ChaosDifference] = []
     for key in Set(expected.entities.keys).union(actual.entities.keys).sorted() {
       switch (expected.entities[key], actual.entities[key]) {

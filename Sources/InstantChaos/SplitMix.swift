@@ -1,10 +1,10 @@
 /// A seeded random number generator (SplitMix64), so a run is reproducible from its seed.
-public struct SplitMix: RandomNumberGenerator, Sendable {
+package struct SplitMix: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  public init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,12 +13,12 @@ public struct SplitMix: RandomNumberGenerator, Sendable {
   }
 
   /// A generator for one part of a run (a client, the fault schedule), independent of the others.
-  public func derived(_ stream: UInt64) -> SplitMix {
+  package func derived(_ stream: UInt64) -> SplitMix {
     var copy = SplitMix(seed: state ^ (stream &* 0xD1B5_4A32_D192_ED03))
     _ = copy.next()
     return copy
   }
 
   /// True with probability `p`.
-  public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+  package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
 }

@@ -12,8 +12,8 @@ import SharingInstant
 /// model. Any row the edits deleted, wrote back, re-created or moved back is damage; every count
 /// must be 0. `naive` diffs the editor's edits against the newest value its key showed, the
 /// design before issue 19, which shows that the check can fail.
-public struct KeysStress: Sendable {
-  public enum Scenario: String, CaseIterable, Sendable {
+package struct KeysStress: Sendable {
+  package enum Scenario: String, CaseIterable, Sendable {
     /// The writer creates, renames and deletes todos; the editor toggles `done` on any of them.
     case todos
     /// The writer renames 8 profiles and moves 200 posts between them; the editor, holding
@@ -24,19 +24,19 @@ public struct KeysStress: Sendable {
     case window
   }
 
-  public static let appID = "5eed5eed-0190-4a6e-9f0e-0a1b2c3d4e5f"
+  package static let appID = "5eed5eed-0190-4a6e-9f0e-0a1b2c3d4e5f"
 
-  public var scenario = Scenario.todos
-  public var seed: UInt64 = 1
-  public var intervalMilliseconds = 20
-  public var seconds = 20.0
-  public var naive = false
+  package var scenario = Scenario.todos
+  package var seed: UInt64 = 1
+  package var intervalMilliseconds = 20
+  package var seconds = 20.0
+  package var naive = false
   /// Edits on the main actor (the README's `@MainActor @Observable` model) instead of a thread.
-  public var onMainActor = false
+  package var onMainActor = false
 
-  public init() {}
+  package init() {}
 
-  public func run() async throws -> KeysStressReport {
+  package func run() async throws -> KeysStressReport {
     var logger = Logger(label: "instant-chaos-keys")
     logger.logLevel = .critical
     let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)

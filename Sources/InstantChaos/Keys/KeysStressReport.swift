@@ -1,29 +1,29 @@
 /// What a keys stress run found: another device's data the edits destroyed (each count must be 0),
 /// the editor's own writes the server does not hold, and how many edits met a concurrent result.
-public struct KeysStressReport: Sendable, CustomStringConvertible {
-  public var scenario: KeysStress.Scenario
-  public var seed: UInt64
-  public var intervalMilliseconds: Int
+package struct KeysStressReport: Sendable, CustomStringConvertible {
+  package var scenario: KeysStress.Scenario
+  package var seed: UInt64
+  package var intervalMilliseconds: Int
   /// Each kind of damage to the writer's data, with how many rows or links it hit.
-  public var damage: [(kind: String, count: Int)]
+  package var damage: [(kind: String, count: Int)]
   /// Rows the editor wrote last whose value on the server is not what it wrote.
-  public var ownEditsLost: Int
-  public var edits: Int
+  package var ownEditsLost: Int
+  package var edits: Int
   /// Edits saved after a value reached the reference during them (the race issue 19 is about).
-  public var editsMeetingResults: Int
+  package var editsMeetingResults: Int
   /// Parts of those edits withheld as ambiguous.
-  public var withheldParts: Int
+  package var withheldParts: Int
   /// Edits beside another unsaved edit, and edits whose `@Shared` could not be read back.
-  public var editsBesideOtherEdits = 0
-  public var editsUnread = 0
-  public var writerOps: Int
-  public var rows: Int
+  package var editsBesideOtherEdits = 0
+  package var editsUnread = 0
+  package var writerOps: Int
+  package var rows: Int
   /// The ids of the rows counted as damage or as own edits lost.
-  public var damagedIDs: [String] = []
+  package var damagedIDs: [String] = []
 
-  public var passed: Bool { damage.allSatisfy { $0.count == 0 } && ownEditsLost == 0 }
+  package var passed: Bool { damage.allSatisfy { $0.count == 0 } && ownEditsLost == 0 }
 
-  public var description: String {
+  package var description: String {
     let damage = damage.map { "\($0.kind): \($0.count)" }.joined(separator: ", ")
     return "\(scenario) seed \(seed), edits every \(intervalMilliseconds) ms: \(damage), own edits lost: \(ownEditsLost)"
       + " · \(edits) edits, \(editsMeetingResults) met a concurrent result, \(withheldParts) parts withheld"

@@ -1,15 +1,15 @@
 /// String comparisons with JavaScript's semantics.
-public enum JSString {
+enum JSString {
   /// `a < b` as JavaScript compares strings: by UTF-16 code units.
   ///
   /// UTF-8 byte order equals code point order, which differs from UTF-16 order only between a
   /// supplementary character (UTF-8 lead byte F0–F4) and one in U+E000–U+FFFF (lead EE–EF).
-  public static func utf16Less(_ a: String, _ b: String) -> Bool {
+  static func utf16Less(_ a: String, _ b: String) -> Bool {
     compareUTF16(a, b) < 0
   }
 
   /// -1, 0 or 1 by UTF-16 code unit order.
-  public static func compareUTF16(_ a: String, _ b: String) -> Int {
+  static func compareUTF16(_ a: String, _ b: String) -> Int {
     var a = a
     var b = b
     return a.withUTF8 { x in

@@ -278,8 +278,8 @@ struct DeleteFrame {
 
 /// The reference client's `immutableDeepMerge`: objects merge key by key, a `null` in the patch
 /// deletes the key, and anything else (arrays, scalars, a non-object on either side) replaces.
-public enum JSONMerge {
-  public static func deepMerge(_ target: JSON, _ patch: JSON) -> JSON {
+enum JSONMerge {
+  static func deepMerge(_ target: JSON, _ patch: JSON) -> JSON {
     guard case var .object(result) = target, case let .object(source) = patch else { return patch }
     for (key, value) in source {
       if value.isNull {

@@ -2,9 +2,9 @@ import Foundation
 
 /// The git checks of `instant-schema generate`: the schema must be committed and the output
 /// directory clean, so every generated change can be traced to a commit of the schema.
-public enum GitState {
+package enum GitState {
   /// Throws unless `file` is inside a git repository, tracked and unmodified.
-  public static func requireCommitted(_ file: String) throws(SchemaError) {
+  package static func requireCommitted(_ file: String) throws(SchemaError) {
     guard FileManager.default.fileExists(atPath: absolute(file)) else { throw SchemaError.unreadable(file) }
     let directory = existingAncestor(of: (absolute(file) as NSString).deletingLastPathComponent)
     try requireRepository(file, in: directory)
@@ -20,7 +20,7 @@ public enum GitState {
 
   /// Throws unless `directory` is inside a git repository and has no uncommitted or untracked
   /// changes.
-  public static func requireClean(_ directory: String) throws(SchemaError) {
+  package static func requireClean(_ directory: String) throws(SchemaError) {
     let path = absolute(directory)
     let existing = existingAncestor(of: path)
     try requireRepository(directory, in: existing)

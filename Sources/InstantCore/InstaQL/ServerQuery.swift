@@ -78,6 +78,34 @@ final class ServerQueryRun {
     return (run, compiled)
   }
 
+  /// How many rows a form's options keep from the front of its order when they are a plain count
+  /// limit (`limit` or `first`; no `last`, offset or cursor), plus one to tell whether there are
+  /// more; `nil` otherwise, or when that is every row.
+  static func plainLimitWindow(_ options: QueryOptions, _ node: FormNode, count: Int) -> Int? {
+    guard options.paginates, options.limitKey != "last", let limit = options.limit?.intValue, limit >= 0,
+      limit + 1 < count, node.option("offset") == nil, node.option("after") == nil, node.option("before") == nil
+    else { return nil }
+    return limit + 1
+  }
+
+  /// The first `k` of the indices `0..<count` under `before` (a strict total order), in order,
+  /// found by keeping a sorted window of `k`.
+  static func first(_ k: Int, of count: Int, by before: (Int, Int) -> Bool) -> [Int] {
+    var window: [Int] = []
+    window.reserveCapacity(k + 1)
+    for index in 0..<count {
+      if window.count == k, let last = window.last, !before(index, last) { continue }
+      var (lo, hi) = (0, window.count)
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if before(index, window[mid]) { hi = mid } else { lo = mid + 1 }
+      }
+      window.insert(index, at: lo)
+      if window.count > k { window.removeLast() }
+    }
+    return window
+  }
+
   func topLevel(_ node: FormNode) throws(QueryFailure) {
     guard let (run, _) = try answers(node, parent: nil) else { return }
     // Order.
@@ -96,10 +124,23 @@ final class ServerQueryRun {
       rows.append((answer.e, query.sortValue(answer.e, answer.t, by: sortAttr), answer.t))
     }
     let dataType = orderAttr?.checkedDataType
-    let indexed = rows.indices.sorted { i, j in
-      let (x, y) = descending ? (rows[j], rows[i]) : (rows[i], rows[j])
-      let c = Ordering.compare(query.uuidKey(x.e), x.v, query.uuidKey(y.e), y.v, dataType: dataType)
+    let ids = rows.map { query.uuidKey($0.e) }
+    func before(_ i: Int, _ j: Int) -> Bool {
+      let (x, y) = descending ? (j, i) : (i, j)
+      let c = Ordering.compare(ids[x], rows[x].v, ids[y], rows[y].v, dataType: dataType)
       return c != 0 ? c < 0 : i < j
+    }
+    // A plain count limit needs only its first `limit` rows (and whether there is one more): they
+    // are picked without sorting the rest, when the values compare consistently (then the
+    // picked rows are exactly the first of the full order). A chat's newest 20 of thousands of
+    // messages cost what 20 do, not a sort of all of them on every write.
+    let indexed: [Int]
+    if let window = Self.plainLimitWindow(options, node, count: rows.count),
+      !query.needsReferenceOrder(rows.map { ($0.e, $0.v) }, dataType: dataType)
+    {
+      indexed = Self.first(window, of: rows.count, by: before)
+    } else {
+      indexed = rows.indices.sorted(by: before)
     }
     var sorted = indexed.map { rows[$0] }
 

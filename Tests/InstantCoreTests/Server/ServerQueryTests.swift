@@ -34,6 +34,27 @@ struct ServerQueryTests {
     #expect(served.triples.isEmpty == !anyRows)
   }
 
+  /// A count limit picks its rows without sorting every answer: the rows sent are exactly the
+  /// first of the full order (ties, nulls and missing values included), in both directions. (How a
+  /// client then orders tied rows among only those it was sent can differ from the full store's
+  /// order, before this change as after it: ties keep their input order.)
+  @Test(arguments: ["num", "rank", "serverCreatedAt", "id"], [true, false])
+  func countLimitSendsTheFirstRowsOfTheFullOrder(_ field: String, _ ascending: Bool) throws {
+    let store = LimitWindowTests.store()
+    let direction: JSON = .string(ascending ? "asc" : "desc")
+    let all = try store.query(.object(["w": ["$": ["order": .object([field: direction])]]])).data["w"]!.arrayValue!
+      .map { $0["id"]!.stringValue! }
+    for limit in [1, 2, 5, 20, 149, 150, 151] {
+      for key in ["limit", "first"] {
+        let q: JSON = .object(["w": ["$": .object(["order": .object([field: direction]), key: .number(Double(limit))])]])
+        let served = try store.serverQuery(q)
+        let sent = Set(served.triples.map(\.entity))
+        #expect(sent == Set(all.prefix(limit)), "\(key) \(limit) by \(field) \(direction)")
+        #expect(served.pageInfo?["w"]?["has-next-page?"] == .bool(limit < all.count), "\(key) \(limit)")
+      }
+    }
+  }
+
   @Test func paginationPageInfoDrivesTheClientWindow() throws {
     let store = try TestData.store()
     let q = try JSON.parse(#"{"items":{"$":{"order":{"serverCreatedAt":"desc"},"limit":2,"offset":2}}}"#)

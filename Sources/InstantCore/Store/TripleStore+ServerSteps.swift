@@ -26,6 +26,15 @@ struct ServerTransactionContext {
 }
 
 extension TripleStore {
+  /// A session may not rename or delete an attr of a system namespace (`$users`, `$files`,
+  /// `$streams`): deleting `$users.email` would delete every user's email for good. Only the
+  /// server's own writes (``ServerTransactionContext/systemWrite``) may.
+  static func refuseSystemAttrChange(_ attr: Attr, _ step: TxStep, _ ctx: ServerTransactionContext) throws(TransactionError) {
+    let etype = attr.forwardIdentity.etype
+    guard ServerSteps.systemEtypes.contains(etype), !ctx.systemWrite else { return }
+    throw TransactionError(.permissionDenied, "Permission denied: cannot \(step.op.rawValue) on \(etype) attrs.")
+  }
+
   mutating func applyServerStep(_ step: TxStep, _ ctx: inout ServerTransactionContext) throws(TransactionError) {
     switch step.op {
     case .addAttr:
@@ -34,16 +43,18 @@ extension TripleStore {
       guard case let .object(partial)? = step[1], let id = partial["id"]?.stringValue else {
         throw .invalid("update-attr needs an attr with an id", in: step.json)
       }
-      guard attrs[id] != nil else {
+      guard let existing = attrs[id] else {
         throw TransactionError(
           .recordNotFound, "Attr \(id) does not exist.", description: "update-attr: there is no attr with id \(id).")
       }
+      try Self.refuseSystemAttrChange(existing, step, ctx)
       do { try attrs.update(partial) } catch { throw .invalid(error.description, in: step.json) }
       ctx.upsertedAttrs.append(id)
       rebuildClean()
     case .deleteAttr, .restoreAttr:
       guard let id = step[1]?.stringValue else { throw .invalid("\(step.op.rawValue) needs an attr id", in: step.json) }
-      if step.op == .deleteAttr, attrs[id] != nil {
+      if step.op == .deleteAttr, let existing = attrs[id] {
+        try Self.refuseSystemAttrChange(existing, step, ctx)
         if let a = symbols.lookup(id) {
           for r in (aev[a] ?? [:]).values.flatMap({ $0.array }) { removeRecord(r, .clean) }
         }

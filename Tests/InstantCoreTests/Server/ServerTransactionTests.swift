@@ -106,6 +106,25 @@ struct ServerTransactionTests {
     }
   }
 
+  @Test("A session cannot rename or delete a system namespace's attr; the server's own writes can")
+  func systemAttrsAreProtected() throws {
+    var store = try TestData.store()
+    let emails = store.triples.filter { $0.attr == "users-email" }.count
+    #expect(emails > 0)
+    let delete: JSON = ["delete-attr", "users-email"]
+    let refused = #expect(throws: TransactionError.self) { try store.applyServerTransaction([delete], now: 1) }
+    #expect(refused?.message == "Permission denied: cannot delete-attr on $users attrs.")
+    #expect(store.triples.filter { $0.attr == "users-email" }.count == emails, "no email was deleted")
+    let rename: JSON = ["update-attr", ["id": "users-email", "forward-identity": ["f-users-email", "$users", "mail"]]]
+    #expect(throws: TransactionError.self) { try store.applyServerTransaction([rename], now: 2) }
+    #expect(store.attrs["users-email"]?.forwardIdentity.label == "email")
+    // An app's own attr stays the app's to change.
+    _ = try store.applyServerTransaction([["delete-attr", "items-tag"]], now: 3)
+    #expect(store.attrs["items-tag"] == nil)
+    _ = try store.applyServerTransaction([delete], now: 4, systemWrite: true)
+    #expect(store.attrs["users-email"] == nil)
+  }
+
   @Test func modesAreChecked() throws {
     var store = try Self.schemaStore()
     let update: JSON = ["add-triple", .string(Self.goal), .string(Self.gtitle), "x", ["mode": "update"]]

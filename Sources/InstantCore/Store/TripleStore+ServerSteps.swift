@@ -76,8 +76,11 @@ extension TripleStore {
     case .deleteEntity:
       guard let entity = step.entity else { throw .invalid("delete-entity needs an entity", in: step.json) }
       guard let e = try serverEntity(entity, create: false, step, &ctx) else { return }
+      // Without a namespace the step deletes the entity in every namespace it has attrs in:
+      // the same guard applies to each of them.
       let etype = step.etype?.stringValue
-      if let etype, ServerSteps.systemEtypes.contains(etype), !ctx.systemWrite, etype != "$users" {
+      let namespaces = etype.map { [$0] } ?? Set((entitySlots(e) ?? []).compactMap { attrs[symbols[$0.attr]]?.forwardIdentity.etype }).sorted()
+      for etype in namespaces where ServerSteps.systemEtypes.contains(etype) && !ctx.systemWrite && etype != "$users" {
         throw TransactionError(.permissionDenied, "Permission denied: cannot delete \(etype) entities.")
       }
       serverDeleteEntity(e, etype: etype)

@@ -6,7 +6,8 @@ import Testing
 
 /// A `withLock` edit sends exactly what its closure changed, whatever another device's result did
 /// meanwhile. Each test forces one interleaving of that result with the edit through the key's
-/// seams (no sleeps): the result reaches the key while the closure runs (and waits for Sharing's
+/// seams, not by sleeps (one test waits for the key to go quiet before it forces the interleaving):
+/// the result reaches the key while the closure runs (and waits for Sharing's
 /// lock), or it is shown after the closure returned and before the key's `save` looks at the edit.
 /// Each also runs with the key diffing against the newest value it showed (`.newestShown`, the
 /// design before issue 19), which must destroy the other device's data: the proof that the seam

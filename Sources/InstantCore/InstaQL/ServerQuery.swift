@@ -88,24 +88,6 @@ final class ServerQueryRun {
     return limit + 1
   }
 
-  /// The first `k` of the indices `0..<count` under `before` (a strict total order), in order,
-  /// found by keeping a sorted window of `k`.
-  static func first(_ k: Int, of count: Int, by before: (Int, Int) -> Bool) -> [Int] {
-    var window: [Int] = []
-    window.reserveCapacity(k + 1)
-    for index in 0..<count {
-      if window.count == k, let last = window.last, !before(index, last) { continue }
-      var (lo, hi) = (0, window.count)
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if before(index, window[mid]) { hi = mid } else { lo = mid + 1 }
-      }
-      window.insert(index, at: lo)
-      if window.count > k { window.removeLast() }
-    }
-    return window
-  }
-
   func topLevel(_ node: FormNode) throws(QueryFailure) {
     guard let (run, _) = try answers(node, parent: nil) else { return }
     // Order.
@@ -138,7 +120,7 @@ final class ServerQueryRun {
     if let window = Self.plainLimitWindow(options, node, count: rows.count),
       !query.needsReferenceOrder(rows.map { ($0.e, $0.v) }, dataType: dataType)
     {
-      indexed = Self.first(window, of: rows.count, by: before)
+      indexed = QueryRun.smallest(window, of: rows.indices, by: before)
     } else {
       indexed = rows.indices.sorted(by: before)
     }

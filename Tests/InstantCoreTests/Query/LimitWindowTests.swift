@@ -2,7 +2,7 @@ import Testing
 @testable import InstantCore
 
 /// A leading form with a count limit picks its first entities without sorting every answer
-/// (``QueryRun/smallest(_:of:ascending:)``); it must list exactly the first entities of the full
+/// (``QueryRun/smallest(_:of:by:)``); it must list exactly the first entities of the full
 /// order, ties (equal times, equal values, ids equal as bytes) included.
 @Suite("limit window") struct LimitWindowTests {
   static let attrs = AttrStore([

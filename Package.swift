@@ -119,9 +119,7 @@ let package = Package(
       name: "InstantSchemaFixture",
       dependencies: ["SharingInstant"],
       path: "Tests/InstantSchemaFixture",
-      exclude: ["instant.schema.ts", "types.ts", "setup.ts"],
-      // As in new Xcode projects: generated code must not lean on members of modules it does not import.
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      exclude: ["instant.schema.ts", "types.ts", "setup.ts"]
     ),
     .testTarget(
       name: "InstantSchemaTests",
@@ -317,3 +315,14 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Every target: `any` spelled out, members only from modules a file imports (so generated code
+// and our own never lean on a transitive import), and imports internal unless a file says
+// `public import` because its public API shows the module's types.
+for target in package.targets where target.type != .plugin {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+  ]
+}

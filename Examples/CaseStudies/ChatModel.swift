@@ -1,7 +1,7 @@
-import ExampleSchema
+public import ExampleSchema
 import Foundation
-import Observation
-import SharingInstant
+public import Observation
+public import SharingInstant
 
 /// The Typing Indicator and Avatar Stack case studies, with messages and emoji reactions: a chat
 /// room whose presence says who is here and who is typing.

@@ -1,6 +1,6 @@
-import ExampleSchema
-import Observation
-import SharingInstant
+public import ExampleSchema
+public import Observation
+public import SharingInstant
 
 /// The Cursors case study: everyone's pointer on one canvas, through presence alone.
 @MainActor

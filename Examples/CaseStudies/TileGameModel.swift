@@ -1,6 +1,7 @@
-import ExampleSchema
-import Observation
-import SharingInstant
+public import ExampleSchema
+public import Observation
+public import SharingInstant
+import Foundation
 
 /// The Tile Game case study: a shared board whose squares anyone paints in their color, with
 /// everyone's selected square shown live (presence) and the board stored (a sync key).

@@ -1,7 +1,7 @@
-import ExampleSchema
+public import ExampleSchema
 import Foundation
-import Observation
-import SharingInstant
+public import Observation
+public import SharingInstant
 
 /// The Sync case study: a todo list every device edits at once.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// Logging for a demo: the libraries' logs would garble the demo's own output, so only critical
 /// messages are printed (on stderr) unless `INSTANTDB_DEBUG` or `INSTANTDB_LOG_LEVEL` asks for more.

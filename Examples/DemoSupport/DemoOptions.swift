@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The options every terminal demo takes.
 public struct DemoOptions: Sendable, Equatable {

@@ -1,7 +1,7 @@
-import Foundation
-import InstantLocal
+public import Foundation
+public import InstantLocal
 import Logging
-import SharingInstant
+public import SharingInstant
 
 #if canImport(Glibc)
   import Glibc

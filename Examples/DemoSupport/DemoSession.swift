@@ -1,6 +1,6 @@
 import Foundation
-import Observation
-import SharingInstant
+public import Observation
+public import SharingInstant
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
-import Observation
-import SharingInstant
+public import Observation
+public import SharingInstant
 
 /// What the status line of every frame says: the connection (with the reason when it failed) and
 /// the writes the server has not yet acknowledged. Observed, so a frame that shows it redraws

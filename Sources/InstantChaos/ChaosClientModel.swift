@@ -1,4 +1,5 @@
-import InstantCore
+package import InstantCore
+internal import OrderedCollections
 
 /// One client's share of the data, and the generator of its random writes. Each write is applied
 /// here when the client reports it enqueued.

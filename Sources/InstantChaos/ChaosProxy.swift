@@ -1,5 +1,5 @@
 import NIOConcurrencyHelpers
-import NIOCore
+package import NIOCore
 import NIOPosix
 
 /// A TCP proxy on loopback between one client and the server, for faults: it forwards bytes both

@@ -1,9 +1,10 @@
-import Foundation
+package import Foundation
 import InstantCore
 import InstantDB
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+internal import OrderedCollections
 
 /// A chaos run: instant-local and `clients` client processes, random writes from each, random
 /// faults, then every replica compared with a model of the writes each client reported enqueued.

@@ -1,4 +1,4 @@
-import InstantCore
+package import InstantCore
 
 /// The small app every chaos client writes to: lists hold items (one-to-many), items carry tags
 /// (many-to-many), and boards hold items (one-to-many). Boards are shared by every client: a

@@ -1,4 +1,5 @@
-import InstantCore
+package import InstantCore
+internal import OrderedCollections
 
 /// The data of the chaos app as plain facts: each entity's attributes and each link, so a server,
 /// a client and the model compare with `==` and differ fact by fact.

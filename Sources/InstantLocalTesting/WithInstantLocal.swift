@@ -1,5 +1,5 @@
-import InstantLocal
-import Logging
+public import InstantLocal
+public import Logging
 
 /// Runs `body` against a fresh `InstantLocalServer` and always stops it.
 ///

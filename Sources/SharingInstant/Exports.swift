@@ -19,6 +19,18 @@
   @_exported import SharingStandIn
 #endif
 
-@_exported import Dependencies
-@_exported import IdentifiedCollections
+// Whole modules where the module is the API an app codes against: Sharing (or its stand-in) is
+// `@Shared` itself, as `import Sharing` gives it to swift-sharing's users, and InstantDB is the
+// client the keys are built on (`InstantClient`, its errors, status, auth and rooms), which an app
+// configures and observes directly.
 @_exported import InstantDB
+
+// Only what an app uses of the rest: the dependency that names the client, and the collection type
+// of every collection key.
+@_exported import struct Dependencies.Dependency
+@_exported import struct Dependencies.DependencyValues
+@_exported import protocol Dependencies.DependencyKey
+@_exported import func Dependencies.prepareDependencies
+@_exported import func Dependencies.withDependencies
+@_exported import struct IdentifiedCollections.IdentifiedArray
+@_exported import typealias IdentifiedCollections.IdentifiedArrayOf

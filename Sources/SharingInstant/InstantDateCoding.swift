@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import InstantCore
 
 /// Reads and writes `i.date()` attributes.

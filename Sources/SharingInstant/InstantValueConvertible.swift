@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Swift value that can be written to an InstantDB attribute as JSON.
 ///

@@ -7,6 +7,7 @@ import HummingbirdWSClient
 import InstantCore
 import InstantLocal
 import Logging
+internal import NIOWebSocket
 
 /// A bare WebSocket client: every received text frame is delivered with its arrival time.
 final class BenchSession: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InstantCore
+internal import OrderedCollections
 
 /// `instant-query`: InstantDB's client-side query engine from the command line.
 @main

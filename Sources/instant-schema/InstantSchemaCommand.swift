@@ -18,7 +18,7 @@ struct InstantSchemaCommand: AsyncParsableCommand {
   static func main() async {
     do {
       var command = try parseAsRoot()
-      if var asyncCommand = command as? AsyncParsableCommand {
+      if var asyncCommand = command as? (any AsyncParsableCommand) {
         try await asyncCommand.run()
       } else {
         try command.run()

@@ -4,6 +4,7 @@ import InstantLocalTesting
 import SharingInstant
 import Testing
 import TestSupport
+import InstantLocal
 
 /// `swift run instant-demo`, the README's first command, run as a newcomer runs it.
 @Suite("instant-demo", .timeLimit(.minutes(1)))

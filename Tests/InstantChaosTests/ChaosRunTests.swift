@@ -3,6 +3,7 @@ import InstantCore
 import Testing
 
 @testable import InstantChaos
+internal import OrderedCollections
 
 /// A short chaos run: client processes writing through every fault kind, then every replica
 /// compared with the model (docs/reliability.md).

@@ -1,6 +1,7 @@
 import InstantChaos
 import InstantCore
 import Testing
+internal import OrderedCollections
 
 /// The model and the comparison the chaos run relies on.
 @Suite("Chaos model", .timeLimit(.minutes(1)))

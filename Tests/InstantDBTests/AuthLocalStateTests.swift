@@ -3,6 +3,8 @@ import InstantCore
 import Testing
 
 @testable import InstantDB
+internal import OrderedCollections
+import InstantLocal
 
 /// What a user change does to the local state.
 @Suite("Auth and local state", .timeLimit(.minutes(1)))

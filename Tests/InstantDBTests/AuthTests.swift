@@ -3,6 +3,8 @@ import InstantCore
 import Testing
 
 @testable import InstantDB
+internal import OrderedCollections
+import InstantLocal
 
 /// Auth end to end against instant-local: guests, magic codes, sign-out, the stored token.
 @Suite("Auth", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// Malformed and unexpected server frames are logged and skipped; the client carries on.
 @Suite("Client bad input", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 @testable import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// Errors keep what caused them, the public API throws `InstantClientError` by type, and server
 /// errors are told apart by their wire `type` and `hint`, never by their message (issue 19).

@@ -4,6 +4,7 @@ import InstantCore
 import Testing
 
 @testable import InstantDB
+import Logging
 
 /// The small rules docs/client.md states, checked on their own.
 @Suite("Client parts")

@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// Two real clients against a real instant-local over loopback WebSockets.
 @Suite("Client sync", .timeLimit(.minutes(1)))

@@ -4,6 +4,7 @@ import InstantCore
 import InstantDB
 import TestSupport
 import Testing
+internal import OrderedCollections
 
 /// Connections cut at random while two clients write: both converge on the server's state, which
 /// equals a model of every write.

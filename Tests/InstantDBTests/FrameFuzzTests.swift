@@ -3,6 +3,7 @@ import InstantCore
 import InstantDB
 import TestSupport
 import Testing
+internal import OrderedCollections
 
 /// Seeded fuzzing of the client's frame handling: real server frames, captured from a live
 /// session, truncated, retyped, stripped, blown up, replayed out of order and wrapped, injected

@@ -5,6 +5,7 @@ import InstantDB
 import InstantLocal
 import Testing
 import TestSupport
+internal import OrderedCollections
 
 /// Writes made offline survive the process and land exactly once, in order.
 @Suite("Offline durability", .timeLimit(.minutes(1)))

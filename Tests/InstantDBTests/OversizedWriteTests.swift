@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// A write the server will not read (larger than its `--max-message-bytes`) is refused with the
 /// server's reason, rolled back, and does not hold up the writes queued after it.

@@ -3,6 +3,7 @@ import InstantCore
 import Testing
 
 @testable import InstantDB
+internal import OrderedCollections
 
 /// Acknowledged writes leave the queue even when a query on another namespace is never
 /// refreshed, so its result never says it reflects them.

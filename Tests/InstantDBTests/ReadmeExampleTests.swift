@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// The README's client example, as written there (only the port and in-memory storage differ).
 @Suite("README", .timeLimit(.minutes(1)))

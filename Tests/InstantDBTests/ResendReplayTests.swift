@@ -3,6 +3,7 @@ import InstantChaos
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// Writes re-sent after their `transact-ok`s were lost are replayed in order over a server that
 /// already applied them (docs/protocol.md, "Re-sent writes"). Found by instant-chaos (docs/reliability.md).

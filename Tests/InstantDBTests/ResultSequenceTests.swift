@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// Answers are numbered in the order the client made them, so a caller that receives them by two
 /// routes (a subscription and `currentResult`) can tell the newer one.

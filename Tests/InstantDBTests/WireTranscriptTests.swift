@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 import Testing
+internal import OrderedCollections
 
 /// The session of docs/protocol.md, "Example session", driven through the public API against instant-local:
 /// every frame the client sends has the reference client's op and exactly its fields, in the

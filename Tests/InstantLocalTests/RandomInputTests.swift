@@ -3,6 +3,7 @@ import InstantLocal
 import InstantLocalTesting
 import TestSupport
 import Testing
+internal import OrderedCollections
 
 /// Random well-formed JSON in every field of every op: the server answers each message (or stays
 /// silent where the protocol says so) and never drops the session.

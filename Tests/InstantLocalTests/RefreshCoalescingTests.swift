@@ -2,6 +2,7 @@ import InstantCore
 import InstantLocal
 import InstantLocalTesting
 import Testing
+internal import OrderedCollections
 
 /// A session's burst of transactions (a client flushing its offline backlog) is refreshed in
 /// passes over what arrived together, as the reference server coalesces a session's pending

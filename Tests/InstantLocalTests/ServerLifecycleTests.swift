@@ -2,6 +2,7 @@ import InstantLocal
 import InstantLocalTesting
 import Logging
 import Testing
+internal import FoundationEssentials
 
 @Suite("server lifecycle")
 struct ServerLifecycleTests {

@@ -3,6 +3,7 @@ import InstantLocalTesting
 import Observation
 import SharingInstant
 import Testing
+import InstantLocal
 
 // The Swift samples of `Sources/SharingInstant/SharingInstant.docc`, compiled and run here against
 // instant-local. Each `docc:begin <Article>/<name>` … `docc:end` block is, without its common

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs `work` on a thread of its own and waits for it without holding a thread of Swift's
 /// cooperative pool.

@@ -1,6 +1,9 @@
-import CaseStudies
+public import CaseStudies
 import ExampleSchema
 import Foundation
+internal import InstantDB
+import SharingInstant
+internal import SharingStandIn
 
 /// `swift run chat`: the Typing Indicator and Avatar Stack case studies, with messages and emoji
 /// reactions. While you type in one terminal, the others say so.

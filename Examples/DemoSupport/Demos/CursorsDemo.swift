@@ -1,5 +1,6 @@
-import CaseStudies
+public import CaseStudies
 import ExampleSchema
+internal import InstantDB
 
 /// `swift run cursors`: the Cursors case study — arrow keys move your cursor; everyone else's
 /// moves as they press theirs (presence only: nothing is stored).

@@ -1,5 +1,7 @@
-import CaseStudies
+public import CaseStudies
 import ExampleSchema
+internal import SharingStandIn
+internal import InstantDB
 
 /// `swift run tiles`: the Tile Game case study — arrow keys move your selection (the others see
 /// it move), space paints the square in your color or clears it (stored: the board survives).

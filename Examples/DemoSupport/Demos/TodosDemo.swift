@@ -1,6 +1,7 @@
-import CaseStudies
+public import CaseStudies
 import ExampleSchema
 import Foundation
+internal import IdentifiedCollections
 
 /// `swift run todos`: the Sync case study — a numbered list, done ones marked `[x]`, and a line
 /// editor for `add`, `toggle`, `rename`, `rm`, `clear`.

@@ -4,7 +4,7 @@
 // Source SHA-256: c7f2c1d7fc91fae0ae4606623c6529bf1a9fd948f263aba4b3e6221d6f2ace9c
 
 import Foundation
-import SharingInstant
+public import SharingInstant
 
 /// What each peer publishes in a `chat` room.
 public struct ChatPresence: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import OrderedCollections
+public import OrderedCollections
 
 /// One side's name of an attribute: `[ident-id, etype, label]` on the wire.
 public struct Ident: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import OrderedCollections
+public import OrderedCollections
 
 /// The attrs of an app, with the lookups the engine needs: by id, by forward identity
 /// `(etype, label)`, by reverse identity, the blob attrs of an etype, and each etype's id attr.

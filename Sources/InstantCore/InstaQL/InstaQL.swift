@@ -1,4 +1,5 @@
 /// The result of an InstaQL query, as the reference client's `query()` returns it.
+import OrderedCollections
 public struct InstaQLResult: Sendable, Equatable {
   /// `{namespace: [entity, …]}`.
   public var data: JSON

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// The compiled forms of the queries last run on a store (and on its copies), so evaluating the
 /// same query again skips parsing `where`, planning, resolving labels and attrs, and choosing the

@@ -1,3 +1,4 @@
+import OrderedCollections
 extension JSON: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()

@@ -1,4 +1,4 @@
-import OrderedCollections
+public import OrderedCollections
 
 /// A JSON value, as InstantDB sends and stores it.
 ///

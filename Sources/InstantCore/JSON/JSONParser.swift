@@ -1,4 +1,5 @@
 /// A JSON syntax error, with the byte offset where parsing stopped.
+import OrderedCollections
 public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendable {
   /// What was wrong.
   public var message: String

@@ -1,3 +1,4 @@
+import OrderedCollections
 extension JSON {
   /// How ``serialized(_:)`` lays out its output.
   public enum Style: Sendable {

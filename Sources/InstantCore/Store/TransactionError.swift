@@ -2,6 +2,7 @@
 ///
 /// `kind` says what went wrong; `wireType`, `message` and `hint` are what goes on the wire;
 /// `description` says it for a Swift caller.
+import OrderedCollections
 package struct TransactionError: Error, CustomStringConvertible, Equatable, Sendable {
   package enum Kind: String, Sendable {
     /// A malformed step, an unknown attr, a value of the wrong type.

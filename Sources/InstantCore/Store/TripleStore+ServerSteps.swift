@@ -1,3 +1,4 @@
+import OrderedCollections
 struct ServerTransactionContext {
   let now: Double
   let systemWrite: Bool

@@ -1,3 +1,4 @@
+import OrderedCollections
 extension TripleStore {
   /// Applies store-level tx-steps exactly as the reference client's `store.transact` does for
   /// optimistic updates (instaql.md §7):

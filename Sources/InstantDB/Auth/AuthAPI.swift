@@ -3,6 +3,7 @@ import InstantCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
+import OrderedCollections
 #endif
 
 /// The runtime auth endpoints over HTTP (docs/protocol.md, "Auth over HTTP"). Bodies are JSON; the key casing

@@ -1,4 +1,5 @@
-import InstantCore
+public import InstantCore
+import OrderedCollections
 
 /// The signed-in user. Its refresh token (the only credential) is kept inside the client and never
 /// appears in ``description``, a mirror, a log line or an error.

@@ -1,4 +1,6 @@
 import Foundation
+import InstantCore
+import Logging
 
 extension InstantClient {
   /// Who is signed in now.

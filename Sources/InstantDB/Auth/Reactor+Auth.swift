@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import Logging
 
 /// Applying auth changes (docs/protocol.md, "Auth on the socket"): the user is bound to a socket by `init`, so every
 /// change is stored, clears cached results and opens a new socket with the new `refresh-token`.

@@ -1,6 +1,6 @@
-import Foundation
-import InstantCore
-import Logging
+public import Foundation
+public import InstantCore
+public import Logging
 
 /// A connection to one InstantDB app: live queries, optimistic writes that survive going offline
 /// and restarting, and the connection's state.

@@ -1,4 +1,4 @@
-import InstantCore
+public import InstantCore
 
 /// An error from the client: a write the server rejected, a query it refused, a write refused
 /// because the app is read-only, or a problem with local storage.

@@ -1,4 +1,4 @@
-import InstantCore
+public import InstantCore
 
 /// One answer to a subscribed query: the data as InstantDB's JavaScript client shapes it, with
 /// this device's pending writes applied on top.

@@ -1,5 +1,7 @@
 import Foundation
 import InstantCore
+import OrderedCollections
+import Logging
 
 extension Reactor {
   /// One frame from the server: an object, or an array of them. Anything malformed is logged and

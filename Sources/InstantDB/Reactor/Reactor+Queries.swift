@@ -1,5 +1,7 @@
 import Foundation
 import InstantCore
+import OrderedCollections
+import Logging
 
 extension Reactor {
   // MARK: Subscribers

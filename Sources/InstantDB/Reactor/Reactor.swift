@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import Logging
+import OrderedCollections
 
 /// The one owner of a client's mutable state: the socket, the attrs, every query's server result,
 /// the pending writes and their persistence. Everything a subscriber sees is derived from these.

@@ -1,5 +1,5 @@
-import InstantCore
-import OrderedCollections
+public import InstantCore
+public import OrderedCollections
 
 extension InstantClient {
   /// Joins the room `id` of type `type` with `initialPresence` (sent with `join-room`), typed:

@@ -1,6 +1,7 @@
 import Foundation
-import InstantCore
+public import InstantCore
 import Logging
+import OrderedCollections
 
 /// Your place in a room: publish your presence, watch everyone's, broadcast and receive topic
 /// events. From ``InstantClient/joinRoom(type:id:initialPresence:)``.

@@ -1,5 +1,6 @@
 import InstantCore
 import Logging
+import OrderedCollections
 
 /// Turns a room's JSON presence into typed presence for one stream. A value is decoded again only
 /// when its JSON changed, so a busy room costs one decode per change, not one per peer per

@@ -1,4 +1,5 @@
 import InstantCore
+import OrderedCollections
 
 /// Applies the server's `patch-presence` edits (an editscript edit list, docs/protocol.md, "Presence pushes") to a
 /// room's member map: `[path, "+", value]` adds (inserts into arrays), `[path, "r", value]`

@@ -1,5 +1,7 @@
 import Foundation
 import InstantCore
+import OrderedCollections
+import Logging
 
 /// Rooms, presence and topics (docs/protocol.md, "Presence and rooms"): join on the first handle, leave on the last,
 /// presence from `refresh-presence` snapshots and `patch-presence` edits, topics through

@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import OrderedCollections
 
 /// One room this client wants to be in: who asked for it, its own presence, the server's member
 /// map (other sessions only), and the streams that watch it.

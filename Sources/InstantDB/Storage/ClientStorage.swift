@@ -4,6 +4,7 @@ import InstantCore
 
 #if canImport(Glibc)
   import Glibc
+import Logging
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a client keeps its pending writes, cached query results and attrs.
 public enum InstantStorage: Sendable, Equatable {

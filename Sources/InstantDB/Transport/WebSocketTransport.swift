@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Opens WebSocket connections for an ``InstantClient``.
 ///

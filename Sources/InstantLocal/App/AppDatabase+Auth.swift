@@ -1,5 +1,7 @@
 import Foundation
 import InstantCore
+import Logging
+import OrderedCollections
 
 /// Auth (docs/protocol.md, "Auth over HTTP"): users are `$users` entities written with system permission; refresh
 /// tokens live in SQLite next to them; magic codes are kept in memory and logged.

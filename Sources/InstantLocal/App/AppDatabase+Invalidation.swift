@@ -1,4 +1,6 @@
 import InstantCore
+import Logging
+import OrderedCollections
 
 /// The invalidation pass (docs/protocol.md, "Invalidation"): after a commit, every subscribed query the change
 /// can affect is re-run and each session hears about the results that changed.

@@ -1,4 +1,5 @@
 import InstantCore
+import OrderedCollections
 
 /// The namespaces a query can read: its top-level namespaces and every namespace reachable from
 /// them through a link whose label appears anywhere in the query (child forms, `where` paths,

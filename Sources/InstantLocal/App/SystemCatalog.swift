@@ -1,4 +1,5 @@
-import InstantCore
+public import InstantCore
+import OrderedCollections
 
 /// The system-catalog attrs every app has (docs/protocol.md, "System catalog"), with the reference's deterministic
 /// ids, so code and tooling built against a hosted Instant see the same ids here.

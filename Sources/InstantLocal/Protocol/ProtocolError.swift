@@ -1,4 +1,5 @@
 import InstantCore
+import OrderedCollections
 
 /// An error the server reports the way the reference server does (docs/protocol.md, "Errors"): over the
 /// socket as an `error` message, over HTTP as a `{type, message, hint}` body.

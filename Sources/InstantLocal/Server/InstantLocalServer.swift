@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import InstantCore
-import Logging
+public import Logging
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import Logging
+import OrderedCollections
 
 /// One WebSocket session: parses each frame, dispatches it, and turns failures into the
 /// reference's `error` messages (docs/protocol.md, "Errors"). Messages are handled one at a time, in

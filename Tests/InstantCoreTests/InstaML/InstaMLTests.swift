@@ -1,5 +1,6 @@
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// InstaML expansion, case by case from docs/protocol.md, "InstaML expansion". The expected steps were checked
 /// against the reference client's `instaml.transform` (ids normalised).

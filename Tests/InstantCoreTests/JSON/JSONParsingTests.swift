@@ -1,5 +1,6 @@
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 @Suite("JSON parsing") struct JSONParsingTests {
   @Test("scalars, arrays and objects") func values() throws {

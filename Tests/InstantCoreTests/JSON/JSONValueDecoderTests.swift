@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import Testing
+internal import OrderedCollections
 
 /// `JSONValueDecoder` agrees with Foundation's `JSONDecoder` (which needs the text) on the shapes
 /// apps use, and fails the same way.

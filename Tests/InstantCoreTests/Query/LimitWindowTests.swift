@@ -1,5 +1,6 @@
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// A leading form with a count limit picks its first entities without sorting every answer
 /// (``QueryRun/smallest(_:of:by:)``); it must list exactly the first entities of the full

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// Compiled queries are kept per store (``QueryPlanCache``) and reused only while they hold. Each
 /// test runs queries on a store whose cache has seen them before and on a copy with an empty

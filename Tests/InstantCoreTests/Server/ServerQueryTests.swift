@@ -1,5 +1,6 @@
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// The server must send exactly the triples a client needs: evaluating the query on the client
 /// over only those triples gives the same answer as over the whole store.

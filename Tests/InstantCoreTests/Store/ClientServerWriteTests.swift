@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// The client store (`transact`) and the server (`applyServerTransaction`) share their write
 /// path; on steps where the reference means the same thing on both sides, they must end with the

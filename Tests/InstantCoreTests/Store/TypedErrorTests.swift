@@ -1,5 +1,6 @@
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// Errors carry a kind a caller can switch on, keep the reference's text in `message` (which
 /// conformance and the wire compare), and describe themselves in Swift terms, naming attrs by

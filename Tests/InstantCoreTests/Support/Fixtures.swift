@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import InstantCore
+internal import OrderedCollections
 
 /// The shared InstaQL fixtures (`../shared/fixtures/instaql/{zeneca,movies}` from the package root).
 enum Fixture: String {

@@ -1,5 +1,7 @@
 import Testing
 @testable import InstantCore
+import Foundation
+internal import OrderedCollections
 
 extension TestData {
   /// Label → entity id.

@@ -1,6 +1,7 @@
 import InstantCore
 import InstantLocal
 import Testing
+internal import OrderedCollections
 
 /// What the tests do with a running server: its port, sessions, HTTP requests.
 extension InstantLocalServer {

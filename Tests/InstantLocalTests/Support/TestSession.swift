@@ -2,6 +2,8 @@ import Foundation
 import HummingbirdWSClient
 import InstantCore
 import Logging
+internal import NIOWebSocket
+internal import OrderedCollections
 
 /// A real WebSocket client session against a server on loopback.
 final class TestSession: Sendable {

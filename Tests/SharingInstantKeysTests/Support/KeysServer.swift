@@ -5,6 +5,7 @@ import InstantLocal
 import InstantLocalTesting
 import Logging
 import Testing
+internal import OrderedCollections
 
 /// An in-process instant-local on a free port, and clients of one app pointed at it.
 struct KeysServer {

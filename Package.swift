@@ -102,7 +102,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    .target(name: "InstantSchema"),
+    .target(name: "InstantSchema", dependencies: ["InstantCore"]),
     .executableTarget(
       name: "instant-schema",
       dependencies: [

@@ -25,14 +25,14 @@ package enum ChaosSchema {
     ],
     links: [
       .init(
-        forward: .init(on: "lists", has: "many", label: "items"),
-        reverse: .init(on: "items", has: "one", label: "list")),
+        forward: .init(on: "lists", has: .many, label: "items"),
+        reverse: .init(on: "items", has: .one, label: "list")),
       .init(
-        forward: .init(on: "items", has: "many", label: "tags"),
-        reverse: .init(on: "tags", has: "many", label: "items")),
+        forward: .init(on: "items", has: .many, label: "tags"),
+        reverse: .init(on: "tags", has: .many, label: "items")),
       .init(
-        forward: .init(on: "boards", has: "many", label: "items"),
-        reverse: .init(on: "items", has: "one", label: "board")),
+        forward: .init(on: "boards", has: .many, label: "items"),
+        reverse: .init(on: "items", has: .one, label: "board")),
     ])
 
   /// `key` (unique and indexed, for lookups), `title` (written by every client: the last writer

@@ -8,6 +8,8 @@
 @_exported import enum InstantCore.JSON
 /// The members of a JSON object, in insertion order.
 @_exported import typealias InstantCore.JSONObject
+/// `one` or `many`: how many entities a side of a link refers to.
+@_exported import enum InstantCore.Cardinality
 /// The collection behind ``JSONObject``.
 @_exported import struct OrderedCollections.OrderedDictionary
 

@@ -10,12 +10,12 @@ public struct InstantLink: Sendable, Hashable {
     /// The relation's name on those entities.
     public var label: String
     /// How many entities of the other side each entity sees.
-    public var has: LinkCardinality
+    public var has: Cardinality
     /// Deleting the entity on the other side also deletes this side's entity.
     public var cascadesOnDelete: Bool
 
     /// Creates a side.
-    public init(namespace: String, label: String, has: LinkCardinality, cascadesOnDelete: Bool = false) {
+    public init(namespace: String, label: String, has: Cardinality, cascadesOnDelete: Bool = false) {
       self.namespace = namespace
       self.label = label
       self.has = has

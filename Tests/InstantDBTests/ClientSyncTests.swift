@@ -41,8 +41,8 @@ struct ClientSyncTests {
         ],
         links: [
           .init(
-            forward: .init(on: "goals", has: "many", label: "todos"),
-            reverse: .init(on: "todos", has: "one", label: "goal"))
+            forward: .init(on: "goals", has: .many, label: "todos"),
+            reverse: .init(on: "todos", has: .one, label: "goal"))
         ])
       let a = server.client(schema: schema)
       let b = server.client(schema: schema)

@@ -11,10 +11,10 @@ struct QueryFootprintTests {
     Attr(id: "u-id", forward: Ident(id: "3", etype: "users", label: "id"), unique: true),
     Attr(
       id: "g-todos", forward: Ident(id: "4", etype: "goals", label: "todos"),
-      reverse: Ident(id: "5", etype: "items", label: "goal"), valueType: "ref", cardinality: "many"),
+      reverse: Ident(id: "5", etype: "items", label: "goal"), valueType: "ref", cardinality: .many),
     Attr(
       id: "i-owner", forward: Ident(id: "6", etype: "items", label: "owner"),
-      reverse: Ident(id: "7", etype: "users", label: "items"), valueType: "ref", cardinality: "one"),
+      reverse: Ident(id: "7", etype: "users", label: "items"), valueType: "ref", cardinality: .one),
   ])
 
   @Test func followsLinksFromChildFormsAndWherePaths() throws {

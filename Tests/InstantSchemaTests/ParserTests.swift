@@ -1,6 +1,7 @@
 import CustomDump
 import InstantSchema
 import Testing
+import InstantCore
 
 @Suite struct ParserTests {
   @Test func readsTheREADMESchema() throws {

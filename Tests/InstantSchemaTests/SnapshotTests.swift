@@ -1,6 +1,7 @@
 import Foundation
 import InstantSchema
 import Testing
+import InstantCore
 
 /// The five generated files for schemas written for these tests, compared with the files in
 /// `__Snapshots__` (record with `INSTANT_SCHEMA_RECORD=1`).

@@ -170,6 +170,7 @@ struct EditInterleavingTests {
         let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 1 }
         let frozen = ContinuousClock.now
         key.session.now = { frozen }
+        b.setOwnWritesClock { frozen }
         let t = Todo(title: "t")
         try await (writer == "this device" ? b : a).transact(.create("todos", .id(t.id), ["title": "t", "done": false])).synced()
         try await eventually("t is shown") { todos.wrappedValue[id: t.id] != nil }

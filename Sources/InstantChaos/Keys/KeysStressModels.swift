@@ -45,6 +45,6 @@ enum StressSchema {
       "posts": ["content": .init("string")],
     ],
     links: [
-      .init(forward: .init(on: "posts", has: "one", label: "author"), reverse: .init(on: "profiles", has: "many", label: "posts"))
+      .init(forward: .init(on: "posts", has: .one, label: "author"), reverse: .init(on: "profiles", has: .many, label: "posts"))
     ])
 }

@@ -33,8 +33,8 @@ public struct Attr: Sendable, Hashable {
   public let reverseIdentity: Ident?
   /// `"blob"` or `"ref"` (kept as a string: other values are neither).
   public let valueType: String
-  /// `"one"` or `"many"`.
-  public let cardinality: String
+  /// `nil` when the attr's JSON names neither `one` nor `many` (a server refuses such an attr).
+  public let cardinality: Cardinality?
   public let isUnique: Bool
   public let isIndexed: Bool
   public let isRequired: Bool
@@ -63,7 +63,7 @@ public struct Attr: Sendable, Hashable {
     self.forwardIdentity = forward
     self.reverseIdentity = Ident(json: json["reverse-identity"])
     self.valueType = json["value-type"]?.stringValue ?? ""
-    self.cardinality = json["cardinality"]?.stringValue ?? ""
+    self.cardinality = json["cardinality"]?.stringValue.flatMap(Cardinality.init(rawValue:))
     self.isUnique = JSValue(json["unique?"]).isTruthy
     self.isIndexed = JSValue(json["index?"]).isTruthy
     self.isRequired = JSValue(json["required?"]).isTruthy
@@ -82,13 +82,13 @@ public struct Attr: Sendable, Hashable {
   /// Builds an attr from typed fields, as the wire would carry it.
   public init(
     id: String, forward: Ident, reverse: Ident? = nil, valueType: String = "blob",
-    cardinality: String = "one", unique: Bool = false, indexed: Bool = false,
+    cardinality: Cardinality = .one, unique: Bool = false, indexed: Bool = false,
     checkedDataType: String? = nil, onDelete: String? = nil, onDeleteReverse: String? = nil,
     extra: JSONObject = [:]
   ) {
     var o: JSONObject = [
       "id": .string(id), "forward-identity": forward.json, "value-type": .string(valueType),
-      "cardinality": .string(cardinality), "unique?": .bool(unique), "index?": .bool(indexed),
+      "cardinality": .string(cardinality.rawValue), "unique?": .bool(unique), "index?": .bool(indexed),
     ]
     if let reverse { o["reverse-identity"] = reverse.json }
     if let checkedDataType { o["checked-data-type"] = .string(checkedDataType) }
@@ -100,7 +100,7 @@ public struct Attr: Sendable, Hashable {
 
   public var isRef: Bool { valueType == "ref" }
   public var isBlob: Bool { valueType == "blob" }
-  public var isCardinalityOne: Bool { cardinality == "one" }
+  public var isCardinalityOne: Bool { cardinality == .one }
   public var isDate: Bool { checkedDataType == "date" }
   /// `namespace.label`, how messages name an attr.
   public var qualifiedName: String { "\(forwardIdentity.etype).\(forwardIdentity.label)" }

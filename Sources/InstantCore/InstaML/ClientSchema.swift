@@ -18,12 +18,11 @@ public struct ClientSchema: Sendable, Hashable {
 
   public struct LinkSide: Sendable, Hashable {
     public var on: String
-    /// `one` or `many`.
-    public var has: String
+    public var has: Cardinality
     public var label: String
     public var onDelete: String?
 
-    public init(on: String, has: String, label: String, onDelete: String? = nil) {
+    public init(on: String, has: Cardinality, label: String, onDelete: String? = nil) {
       self.on = on
       self.has = has
       self.label = label
@@ -61,7 +60,7 @@ public struct ClientSchema: Sendable, Hashable {
     for link in links {
       for (side, isForward) in [(link.forward, true), (link.reverse, false)] {
         var byLabel = index[side.on]?.objectValue ?? [:]
-        byLabel[side.label] = ["isForward": .bool(isForward), "isSingular": .bool(side.has == "one")]
+        byLabel[side.label] = ["isForward": .bool(isForward), "isSingular": .bool(side.has == .one)]
         index[side.on] = .object(byLabel)
       }
     }
@@ -86,9 +85,12 @@ extension ClientSchema {
     var links: [Link] = []
     for (name, link) in json["links"]?.objectValue ?? [:] {
       func side(_ key: String) throws(InstaMLError) -> LinkSide {
-        guard let s = link[key], let on = s["on"]?.stringValue, let has = s["has"]?.stringValue,
+        guard let s = link[key], let on = s["on"]?.stringValue, let hasText = s["has"]?.stringValue,
           let label = s["label"]?.stringValue
         else { throw .invalidSchema("link \(name).\(key) needs on, has and label") }
+        guard let has = Cardinality(rawValue: hasText) else {
+          throw .invalidSchema("link \(name).\(key) has `has: \(hasText)`; it must be one or many")
+        }
         return LinkSide(on: on, has: has, label: label, onDelete: s["onDelete"]?.stringValue)
       }
       links.append(Link(forward: try side("forward"), reverse: try side("reverse")))

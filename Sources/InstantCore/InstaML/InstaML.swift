@@ -144,8 +144,8 @@ struct AttrCreator {
       var p: JSONObject = [
         "forward-identity": .array([.string(newID()), .string(link.forward.on), .string(link.forward.label)]),
         "reverse-identity": .array([.string(newID()), .string(link.reverse.on), .string(link.reverse.label)]),
-        "cardinality": .string(link.forward.has == "one" ? "one" : "many"),
-        "unique?": .bool(link.reverse.has == "one"),
+        "cardinality": .string(link.forward.has.rawValue),
+        "unique?": .bool(link.reverse.has == .one),
       ]
       if let d = link.forward.onDelete { p["on-delete"] = .string(d) }
       if let d = link.reverse.onDelete { p["on-delete-reverse"] = .string(d) }

@@ -98,7 +98,7 @@ extension TripleStore {
     let attr: Attr
     do { attr = try Attr(json: o) } catch { throw .invalid(error.description, in: step.json) }
     guard attr.isRef || attr.isBlob else { throw .invalid("value-type must be blob or ref", in: step.json) }
-    guard attr.cardinality == "one" || attr.cardinality == "many" else {
+    guard attr.cardinality != nil else {
       throw .invalid("cardinality must be one or many", in: step.json)
     }
     if attr.isRef && attr.reverseIdentity == nil { throw .invalid("a ref attr needs a reverse-identity", in: step.json) }

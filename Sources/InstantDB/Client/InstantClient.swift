@@ -160,6 +160,11 @@ public final class InstantClient: Sendable {
     ownWrites.last(etype, id)
   }
 
+  /// Runs ``lastCreatingWrite(_:id:)``'s memory on `clock`, for tests that freeze a key's clock.
+  package func setOwnWritesClock(_ clock: @escaping @Sendable () -> ContinuousClock.Instant) {
+    ownWrites.setClock(clock)
+  }
+
   /// Writes not yet folded into every query, oldest first.
   public var pendingWrites: [PendingWrite] {
     get async { await reactor.pendingWrites }

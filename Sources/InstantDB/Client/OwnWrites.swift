@@ -11,11 +11,20 @@ final class OwnWrites: @unchecked Sendable {
   private let lock = NSLock()
   private var written: [String: ContinuousClock.Instant] = [:]
   private var lastPruned = ContinuousClock.now
+  private var clock: @Sendable () -> ContinuousClock.Instant = { .now }
 
-  /// Records the entities `ops` may create (named by id; a lookup names none) as written at `now`.
+  /// The time source, for tests that freeze a key's clock: the key compares these times with its
+  /// own, so both must run on the same clock (a loaded machine otherwise ages a write out of
+  /// ``memory`` between a test's `transact` and its edit).
+  func setClock(_ clock: @escaping @Sendable () -> ContinuousClock.Instant) {
+    lock.withLock { self.clock = clock }
+  }
+
+  /// Records the entities `ops` may create (named by id; a lookup names none) as written now.
   /// A strict update (`upsert: false`) or a delete creates nothing.
-  func record(_ ops: [InstaMLOp], at now: ContinuousClock.Instant = .now) {
+  func record(_ ops: [InstaMLOp]) {
     lock.withLock {
+      let now = clock()
       for op in ops where Self.mayCreate(op) {
         guard let id = op.entity.stringValue else { continue }
         written[Self.name(op.etype, id)] = now
@@ -27,8 +36,11 @@ final class OwnWrites: @unchecked Sendable {
   }
 
   /// When a write of this client last may have created entity `id` of `etype` (within ``memory``).
-  func last(_ etype: String, _ id: String, at now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
-    lock.withLock { written[Self.name(etype, id)].flatMap { $0 + Self.memory > now ? $0 : nil } }
+  func last(_ etype: String, _ id: String) -> ContinuousClock.Instant? {
+    lock.withLock {
+      let now = clock()
+      return written[Self.name(etype, id)].flatMap { $0 + Self.memory > now ? $0 : nil }
+    }
   }
 
   private static func mayCreate(_ op: InstaMLOp) -> Bool {

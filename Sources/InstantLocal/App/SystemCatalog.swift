@@ -25,7 +25,7 @@ package enum SystemCatalog {
       id: usersLinkedPrimaryUser,
       forward: Ident(id: "96653231-03ff-ffff-a4b4-b7d3ffffffff", etype: "$users", label: "linkedPrimaryUser"),
       reverse: Ident(id: "96653231-03ff-ffff-a4b4-b353ffffffff", etype: "$users", label: "linkedGuestUsers"),
-      valueType: "ref", cardinality: "one", onDelete: "cascade",
+      valueType: "ref", cardinality: .one, onDelete: "cascade",
       extra: ["required?": false, "inferred-types": nil, "catalog": "system"]),
     attr("96653230-13ff-ffff-2a34-81ffffffffff", "96653231-03ff-ffff-2a34-81ffffffffff", "$files", "id", unique: true, indexed: true),
     attr("96653230-13ff-ffff-2a34-f04cffffffff", "96653231-03ff-ffff-2a34-f04cffffffff", "$files", "path", unique: true, indexed: true, type: "string", required: true),

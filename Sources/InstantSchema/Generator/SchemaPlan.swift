@@ -1,3 +1,4 @@
+import InstantCore
 /// Every Swift name the generated files use, decided once so that all files agree and no two
 /// declarations collide.
 struct SchemaPlan {
@@ -6,7 +7,7 @@ struct SchemaPlan {
     var label: String
     var targetTypeName: String
     var targetNamespace: String
-    var has: LinkDefinition.Cardinality
+    var has: Cardinality
     var isBoxed: Bool
     var linkKeyName: String
   }

@@ -1,3 +1,4 @@
+import InstantCore
 extension SwiftGenerator {
   func schemaFile(_ plan: SchemaPlan) -> String {
     var writer = CodeWriter()

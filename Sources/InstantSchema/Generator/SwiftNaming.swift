@@ -26,7 +26,7 @@ public enum SwiftNaming {
     "Window", "Table", "Tab", "Grid", "Layout", "Edge", "Alignment", "Namespace", "Angle", "Gradient",
     "Material", "Canvas", "Spacer", "Divider", "Slider", "Stepper", "Gauge", "Observable", "Published",
     "JSON", "JSONObject", "EntityKey", "RoomKey", "TopicKey", "EntityIdentifiable", "InstantMutation",
-    "InstantLink", "LinkCardinality", "IndirectLink", "InstantValueConvertible", "InstantDateCoding", "Shared",
+    "InstantLink", "Cardinality", "IndirectLink", "InstantValueConvertible", "InstantDateCoding", "Shared",
     "SharedReader", "Foundation", "SharingInstant", "SwiftUI", "CodingKeys", "CodingKey", "Rooms", "Topics",
     "Links", "Swift",
   ]

@@ -1,16 +1,14 @@
+public import InstantCore
+
 /// An entry of the schema's `links` block.
 public struct LinkDefinition: Sendable, Hashable {
-  /// `has: 'one'` or `has: 'many'`.
-  public enum Cardinality: String, Sendable, Hashable {
-    case one, many
-  }
 
   /// One side of a link: on the entities of `namespace`, `label` refers to `has` entities of
   /// the other side.
   public struct Side: Sendable, Hashable {
     /// The `on` entity name.
     public var namespace: String
-    /// `has`.
+    /// `has: 'one'` or `has: 'many'`: InstantCore's type, the one generated code and the client use.
     public var has: Cardinality
     /// The relation's name on `namespace`.
     public var label: String

@@ -1,3 +1,4 @@
+import InstantCore
 /// Turns the evaluated `i.schema(…)` / `i.graph(…)` call into an ``InstantSchemaDefinition``,
 /// checking InstantDB's rules with schema paths in every message.
 struct SchemaReader {
@@ -286,7 +287,7 @@ struct SchemaReader {
 
   private func readSide(_ value: Value, isForward: Bool, path: String) throws(SchemaError) -> LinkDefinition.Side {
     var on: String?
-    var has: LinkDefinition.Cardinality?
+    var has: Cardinality?
     var label: String?
     var required = false
     var cascade = false
@@ -304,7 +305,7 @@ struct SchemaReader {
       case "label": label = try string()
       case "has":
         let text = try string()
-        guard let cardinality = LinkDefinition.Cardinality(rawValue: text) else {
+        guard let cardinality = Cardinality(rawValue: text) else {
           throw fail(.invalid, "`has` must be \"one\" or \"many\", found \"\(text)\"", at: field.origin, path: keyPath)
         }
         has = cardinality

@@ -1,4 +1,5 @@
 public import Foundation
+import InstantCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

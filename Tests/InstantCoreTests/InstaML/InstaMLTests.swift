@@ -12,7 +12,7 @@ struct InstaMLTests {
   static let P = "55555555-5555-4555-8555-555555555555"
 
   static func attr(
-    _ id: String, _ etype: String, _ label: String, ref: (String, String)? = nil, cardinality: String = "one", unique: Bool = false,
+    _ id: String, _ etype: String, _ label: String, ref: (String, String)? = nil, cardinality: Cardinality = .one, unique: Bool = false,
     extra: JSONObject = [:]
   ) -> Attr {
     Attr(
@@ -23,9 +23,9 @@ struct InstaMLTests {
 
   static let attrs = AttrStore([
     attr("a-gid", "goals", "id", unique: true), attr("a-gtitle", "goals", "title"), attr("a-gmet", "goals", "metrics"),
-    attr("a-tid", "todos", "id", unique: true), attr("a-link", "goals", "todos", ref: ("todos", "goals"), cardinality: "many"),
+    attr("a-tid", "todos", "id", unique: true), attr("a-link", "goals", "todos", ref: ("todos", "goals"), cardinality: .many),
     attr("a-uid", "users", "id", unique: true), attr("a-email", "users", "email", unique: true),
-    attr("a-name", "users", "name"), attr("a-posts", "users", "posts", ref: ("posts", "author"), cardinality: "many"),
+    attr("a-name", "users", "name"), attr("a-posts", "users", "posts", ref: ("posts", "author"), cardinality: .many),
     attr("a-pid", "posts", "id", unique: true), attr("a-slug", "posts", "slug", unique: true),
     attr("a-un", "goals", "unsyncedLabel", extra: ["isUnsynced": true]),
   ])
@@ -140,8 +140,8 @@ struct InstaMLTests {
       entities: ["goals": ["due": .init("date", indexed: true)], "tags": ["name": .init("string", unique: true, indexed: true)]],
       links: [
         .init(
-          forward: .init(on: "goals", has: "many", label: "tags"),
-          reverse: .init(on: "tags", has: "one", label: "goal", onDelete: "cascade"))
+          forward: .init(on: "goals", has: .many, label: "tags"),
+          reverse: .init(on: "tags", has: .one, label: "goal", onDelete: "cascade"))
       ])
     let ml = Self.instaml(attrs: AttrStore(), schema: schema)
     let steps = try ml.transform([.update("goals", .id(Self.G), ["due": "2020-01-01"]), .link("goals", .id(Self.G), ["tags": .string(Self.T)])])

@@ -30,7 +30,7 @@ struct ServerTransactionTests {
         .object(
           Attr(
             id: link, forward: Ident(id: "f-link", etype: "goals", label: "todos"),
-            reverse: Ident(id: "r-link", etype: "todos", label: "goal"), valueType: "ref", cardinality: "many",
+            reverse: Ident(id: "r-link", etype: "todos", label: "goal"), valueType: "ref", cardinality: .many,
             unique: true, onDelete: nil, onDeleteReverse: "cascade"
           ).json),
       ]),
@@ -41,7 +41,7 @@ struct ServerTransactionTests {
         .object(
           Attr(
             id: owner, forward: Ident(id: "f-owner", etype: "goals", label: "owner"),
-            reverse: Ident(id: "r-owner", etype: "users", label: "goals"), valueType: "ref", cardinality: "one",
+            reverse: Ident(id: "r-owner", etype: "users", label: "goals"), valueType: "ref", cardinality: .one,
             onDelete: "cascade"
           ).json),
       ]),

@@ -52,5 +52,5 @@ let testSchema = ClientSchema(
     "posts": ["content": .init("string")],
   ],
   links: [
-    .init(forward: .init(on: "posts", has: "one", label: "author"), reverse: .init(on: "profiles", has: "many", label: "posts"))
+    .init(forward: .init(on: "posts", has: .one, label: "author"), reverse: .init(on: "profiles", has: .many, label: "posts"))
   ])

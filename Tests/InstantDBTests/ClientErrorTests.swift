@@ -96,39 +96,37 @@ struct ClientErrorTests {
 
   // MARK: Attr conflicts by type and hint
 
-  static func frame(type: String, message: String, hint: JSON) -> InstantClientError {
-    InstantClientError(
-      serverError: ["op": "error", "status": 400, "type": .string(type), "message": .string(message), "hint": hint],
-      kind: .transactionRejected)
+  static func frame(type: String, message: String, hint: JSON) -> ServerError {
+    ServerError(frame: ["op": "error", "status": 400, "type": .string(type), "message": .string(message), "hint": hint])
   }
 
   @Test("An attr conflict is told by type and hint, whatever its message says")
   func attrConflictByTypeAndHint() {
     // The reference server: the `idents` unique index on (etype, label) is what the race hits.
-    #expect(Reactor.isAttrConflict(Self.frame(
+    #expect(Self.frame(
       type: "record-not-unique", message: "`title` already exists on `todos`",
-      hint: ["record-type": "ident", "etype": "todos", "label": "title"])))
+      hint: ["record-type": "ident", "etype": "todos", "label": "title"]).isAttrConflict)
     // The reference's `attrs` table, and instant-local's words with its hint.
-    #expect(Reactor.isAttrConflict(Self.frame(
-      type: "record-not-unique", message: "Record not unique: attr", hint: ["record-type": "attr"])))
-    #expect(Reactor.isAttrConflict(Self.frame(
+    #expect(Self.frame(
+      type: "record-not-unique", message: "Record not unique: attr", hint: ["record-type": "attr"]).isAttrConflict)
+    #expect(Self.frame(
       type: "record-not-unique", message: "Another attribute for todos.title exists with different properties.",
-      hint: ["record-type": "ident", "etype": "todos", "label": "title", "args": ["a-1"]])))
+      hint: ["record-type": "ident", "etype": "todos", "label": "title", "args": ["a-1"]]).isAttrConflict)
   }
 
   @Test("A message that reads like an attr conflict is not one without the type and hint")
   func attrConflictNotByMessage() {
     // The same attr id with other properties: rewriting to the server's ids cannot fix it.
-    #expect(!Reactor.isAttrConflict(Self.frame(
+    #expect(!Self.frame(
       type: "record-not-unique",
-      message: "The attribute with id a-1 conflicts with an existing attribute with id a-1.", hint: [:])))
-    #expect(!Reactor.isAttrConflict(Self.frame(
+      message: "The attribute with id a-1 conflicts with an existing attribute with id a-1.", hint: [:]).isAttrConflict)
+    #expect(!Self.frame(
       type: "sql-raise", message: "Another attribute for todos.title exists with different properties.",
-      hint: ["condition": "raise-exception"])))
+      hint: ["condition": "raise-exception"]).isAttrConflict)
     // A unique value taken: the user's error, not a race.
-    #expect(!Reactor.isAttrConflict(Self.frame(
+    #expect(!Self.frame(
       type: "record-not-unique", message: "Another attribute for todos.email",
-      hint: ["record-type": "triple", "attr": "a-2", "value": "x@example.com"])))
+      hint: ["record-type": "triple", "attr": "a-2", "value": "x@example.com"]).isAttrConflict)
   }
 
   @Test("A write refused with the reference's ident conflict is retried with the server's attrs, not rolled back")

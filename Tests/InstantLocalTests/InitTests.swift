@@ -70,6 +70,12 @@ struct InitTests {
       let again = try await session.request(["op": "init", "app-id": .string(TestSession.appID)])
       #expect(again["type"] == "validation-failed")
       #expect(again["message"] == "Validation failed for init: `init` has already run for this session.")
+      // A token in the refused init is not echoed back in the error (which clients log).
+      let token = newID()
+      let withToken = try await session.request(["op": "init", "app-id": .string(TestSession.appID), "refresh-token": .string(token)])
+      #expect(withToken["type"] == "validation-failed")
+      #expect(withToken["hint"]?["input"]?["app-id"] == .string(TestSession.appID))
+      #expect(!withToken.serialized().contains(token))
       await session.close()
     }
   }

@@ -1,43 +1,26 @@
 /// A transaction the server refuses, shaped like the reference server's error (status 400).
 ///
-/// `kind` says what went wrong; `wireType`, `message` and `hint` are what goes on the wire;
+/// `kind`, `message` and `hint` are what goes on the wire (``serverError``);
 /// `description` says it for a Swift caller.
 import OrderedCollections
 package struct TransactionError: Error, CustomStringConvertible, Equatable, Sendable {
-  package enum Kind: String, Sendable {
-    /// A malformed step, an unknown attr, a value of the wrong type.
-    case validationFailed = "validation-failed"
-    /// A unique value or an attr that exists already (or, in `create` mode, the entity).
-    case recordNotUnique = "record-not-unique"
-    /// An `update` of a missing entity, a lookup that finds nothing, an unknown attr to update.
-    case recordNotFound = "record-not-found"
-    /// A write to server-owned data (`$users`, `$files`).
-    case permissionDenied = "permission-denied"
-  }
-
-  package var kind: Kind
+  /// `validation-failed` (a malformed step, an unknown attr, a value of the wrong type),
+  /// `record-not-unique` (a unique value or an attr that exists, or the entity in `create` mode),
+  /// `record-not-found` (an `update` of a missing entity, a lookup that finds nothing) or
+  /// `permission-denied` (a write to server-owned data).
+  package var kind: ServerErrorType
   package var message: String
   package var hint: JSON
   package var description: String
 
-  /// The reference's `type` string.
-  package var wireType: String { kind.rawValue }
+  /// As the server reports it.
+  package var serverError: ServerError { ServerError(kind, message: message, hint: hint) }
 
-  package init(_ kind: Kind, _ message: String, hint: JSON = .object([:]), description: String? = nil) {
+  package init(_ kind: ServerErrorType, _ message: String, hint: JSON = .object([:]), description: String? = nil) {
     self.kind = kind
     self.message = message
     self.hint = hint
     self.description = description ?? message
-  }
-
-  /// Whether an error with wire `type` and `hint` refuses an `add-attr` because the attribute
-  /// exists under another id (another client created it first): `record-not-unique` whose
-  /// `hint["record-type"]` is `ident` (the reference's `idents` unique index on `etype.label`,
-  /// the one the race hits, and instant-local's) or `attr` (the reference's `attrs` table). Matched
-  /// by type and hint only, never by the message, whose words differ between servers.
-  package static func isAttrConflict(type: String?, hint: JSON?) -> Bool {
-    guard type == Kind.recordNotUnique.rawValue, let recordType = hint?["record-type"]?.stringValue else { return false }
-    return recordType == "ident" || recordType == "attr"
   }
 
   /// An `add-attr` whose `etype.label` another attr (`other`) already has. The hint is the

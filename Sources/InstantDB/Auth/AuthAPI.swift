@@ -85,7 +85,7 @@ struct AuthAPI: Sendable {
       let hint: JSON? = answer["hint"]?["record-type"].map { ["record-type": $0] }
       throw InstantClientError(
         .authRejected, answer["message"]?.stringValue ?? "the server answered \(status)",
-        serverType: answer["type"]?.stringValue, hint: hint)
+        serverType: answer["type"]?.stringValue.map(ServerErrorType.init(rawValue:)), hint: hint)
     }
     return answer
   }

@@ -55,9 +55,9 @@ extension Reactor {
 
   /// An `init` refused because the refresh token is unknown (revoked, user deleted): sign out,
   /// which reconnects without a token. False if `message` is not that.
-  func handleAuthError(_ message: JSON) -> Bool {
-    guard message["original-event"]?["op"]?.stringValue == "init" || status != .authenticated,
-      message["type"]?.stringValue == "record-not-found", message["hint"]?["record-type"]?.stringValue == "app-user"
+  func handleAuthError(_ error: ServerError, originalOp: ClientOp?) -> Bool {
+    guard originalOp == .initialize || status != .authenticated,
+      error.type == .recordNotFound, error.hint["record-type"]?.stringValue == "app-user"
     else { return false }
     logger.error("the server no longer knows the signed-in user; signing out")
     Task { await self.changeUser(nil) }

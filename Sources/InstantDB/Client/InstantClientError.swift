@@ -52,8 +52,8 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
   public var kind: Kind
   /// The message to show: the server's own words for server errors.
   public var message: String
-  /// The server's wire `type` (for server errors).
-  public var serverType: String?
+  /// The server's error type (for server errors): `.permissionDenied`, `.recordNotUnique`, …
+  public var serverType: ServerErrorType?
   /// The server's `hint` (for server errors).
   public var hint: JSON?
   /// The error this one reports, when it started outside the client: an `InstaMLError` for
@@ -63,7 +63,7 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
   public var underlying: (any Error)?
 
   public init(
-    _ kind: Kind, _ message: String, serverType: String? = nil, hint: JSON? = nil, underlying: (any Error)? = nil
+    _ kind: Kind, _ message: String, serverType: ServerErrorType? = nil, hint: JSON? = nil, underlying: (any Error)? = nil
   ) {
     self.kind = kind
     self.message = message
@@ -79,14 +79,12 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
   }
 
   public var description: String {
-    if let serverType { return "\(message) (\(serverType))" }
+    if let serverType { return "\(message) (\(serverType.rawValue))" }
     return message
   }
 
-  /// An `error` frame from the server as an error of `kind`.
-  init(serverError frame: JSON, kind: Kind) {
-    let type = frame["type"]?.stringValue
-    let message = frame["message"]?.stringValue ?? "the server refused the request"
-    self.init(kind, message, serverType: type, hint: frame["hint"])
+  /// A server's error as an error of `kind`.
+  init(_ error: ServerError, kind: Kind) {
+    self.init(kind, error.message, serverType: error.type, hint: error.hint)
   }
 }

@@ -35,13 +35,11 @@ struct PendingMutation: Sendable {
   /// send may have committed (`resend`) goes without its `create` modes, so that finding its own
   /// entity already there does not make the server refuse it. Everything else in it is idempotent.
   /// `steps` replaces the write's own (a re-send without the steps later writes undo).
-  func frame(resend: Bool, steps: [JSON]? = nil) -> JSON {
+  func frame(resend: Bool, steps: [JSON]? = nil) -> ClientMessage {
     let steps = steps ?? self.steps
-    return [
-      "op": "transact", "client-event-id": .string(id),
-      "tx-steps": .array(resend ? steps.map(Self.withoutCreateMode) : steps), "created": .number(created),
-      "order": .number(Double(order)),
-    ]
+    return ClientMessage(
+      clientEventID: id,
+      .transact(txSteps: .array(resend ? steps.map(Self.withoutCreateMode) : steps), created: created, order: order))
   }
 
   static func withoutCreateMode(_ step: JSON) -> JSON {

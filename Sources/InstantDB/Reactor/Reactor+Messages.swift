@@ -22,45 +22,48 @@ extension Reactor {
     }
   }
 
-  func handleMessage(_ message: JSON) {
-    guard let op = message["op"]?.stringValue else {
-      logger.error("skipped a message without an op")
-      return
+  func handleMessage(_ frame: JSON) {
+    let message: ServerMessage
+    do {
+      message = try ServerMessage(frame: frame)
+    } catch {
+      return logger.error("skipped \(error)")
     }
-    switch op {
-    case "init-ok": handleInitOK(message)
-    case "add-query-ok":
-      guard let q = message["q"], let result = message["result"] else {
-        return logger.error("skipped an add-query-ok without q or result")
-      }
-      receiveResult(for: q, result: result, processedTxID: message["processed-tx-id"]?.intValue)
+    switch message {
+    case let .initOK(sessionID, _, auth, appStatus, attrs):
+      handleInitOK(sessionID: sessionID, auth: auth, appStatus: appStatus, attrs: attrs.value)
+    case let .addQueryOK(q, result, processedTxID, _):
+      receiveResult(for: q.value, result: result.value, processedTxID: processedTxID)
       cleanUpConfirmedWrites()
-    case "refresh-ok": handleRefresh(message)
-    case "transact-ok": handleTransactOK(message)
-    case "error": handleError(message)
-    case "app-status-changed":
-      if let raw = message["status"]?.stringValue { setAppStatus(raw) }
-    case "add-query-exists", "remove-query-ok", "set-presence-ok", "client-broadcast-ok", "leave-room-ok":
+    case let .refreshOK(processedTxID, computations, attrs):
+      handleRefresh(processedTxID: processedTxID, computations: computations, attrs: attrs?.value)
+    case let .transactOK(txID, clientEventID):
+      handleTransactOK(txID: txID, clientEventID: clientEventID)
+    case let .error(error, clientEventID, originalEvent):
+      handleError(error, clientEventID: clientEventID.stringValue, originalEvent: originalEvent)
+    case let .appStatusChanged(status):
+      setAppStatus(status)
+    case .addQueryExists, .removeQueryOK, .setPresenceOK, .clientBroadcastOK, .leaveRoomOK:
       break
-    default:
-      if !handleRoomMessage(op, message) { logger.debug("ignored a message with op \(op)") }
+    case .joinRoomOK, .joinRoomError, .refreshPresence, .patchPresence, .serverBroadcast:
+      handleRoomMessage(message)
     }
   }
 
-  private func handleInitOK(_ message: JSON) {
+  private func handleInitOK(sessionID: String, auth: JSON, appStatus: String?, attrs: JSON) {
     // `init` runs once per socket: another `init-ok` would re-send every query and write.
     guard status == .opened else { return logger.error("skipped an init-ok on a socket that already had one") }
     backoff.reset()
     lastError = nil
-    sessionID = message["session-id"]?.stringValue
-    if let raw = message["app-status"]?["status"]?.stringValue { setAppStatus(raw) }
-    if let attrsJSON = message["attrs"] { replaceAttrs(attrsJSON) }
+    self.sessionID = sessionID.isEmpty ? nil : sessionID
+    if let appStatus { setAppStatus(appStatus) }
+    if attrs != .null { replaceAttrs(attrs) }
     setStatus(.authenticated)
-    receiveInitUser(message["auth"]?["user"])
+    receiveInitUser(auth["user"])
     // Re-send every live query (with its original event id), then every write the server has not
     // acknowledged, in order (docs/protocol.md, "Offline replay").
     for state in queries.values.sorted(by: { $0.eventID < $1.eventID }) where !state.subscribers.isEmpty {
-      send(["op": "add-query", "client-event-id": .string(state.eventID), "q": state.q])
+      send(ClientMessage(clientEventID: state.eventID, .addQuery(q: state.q)))
     }
     let unsent = mutations.indices.filter { mutations[$0].txID == nil }
     do {
@@ -71,7 +74,7 @@ extension Reactor {
     // A re-sent write goes without the steps that later writes undo anyway (MootSteps).
     var moot = MootSteps()
     let knownAttrs = optimisticAttrs()
-    var frames: [Int: JSON] = [:]
+    var frames: [Int: ClientMessage] = [:]
     for i in mutations.indices.reversed() {
       if mutations[i].txID == nil {
         if mutations[i].wasSent {
@@ -92,25 +95,17 @@ extension Reactor {
     rejoinRooms()
   }
 
-  private func handleRefresh(_ message: JSON) {
-    if let attrsJSON = message["attrs"] { replaceAttrs(attrsJSON) }
-    let processed = message["processed-tx-id"]?.intValue
-    for computation in message["computations"]?.arrayValue ?? [] {
-      guard let q = computation["instaql-query"], let result = computation["instaql-result"] else {
-        logger.error("skipped a refresh computation without instaql-query or instaql-result")
-        continue
-      }
-      receiveResult(for: q, result: result, processedTxID: processed)
+  private func handleRefresh(processedTxID: Int?, computations: [ServerMessage.Computation], attrs: JSON?) {
+    if let attrs { replaceAttrs(attrs) }
+    for computation in computations {
+      receiveResult(for: computation.q.value, result: computation.result.value, processedTxID: processedTxID)
     }
     cleanUpConfirmedWrites()
   }
 
-  private func handleTransactOK(_ message: JSON) {
-    guard let id = message["client-event-id"]?.stringValue, let i = mutations.firstIndex(where: { $0.id == id }) else {
+  private func handleTransactOK(txID: Int, clientEventID: JSON) {
+    guard let id = clientEventID.stringValue, let i = mutations.firstIndex(where: { $0.id == id }) else {
       return
-    }
-    guard let txID = message["tx-id"]?.intValue else {
-      return logger.error("skipped a transact-ok without a tx-id")
     }
     mutations[i].txID = txID
     mutations[i].confirmed = .now
@@ -135,12 +130,11 @@ extension Reactor {
     notifyPendingWatchers()
   }
 
-  private func handleError(_ message: JSON) {
-    let eventID = message["client-event-id"]?.stringValue
-    let original = message["original-event"]
+  private func handleError(_ serverError: ServerError, clientEventID eventID: String?, originalEvent original: JSON) {
+    let originalOp = original["op"]?.stringValue.flatMap(ClientOp.init(rawValue:))
     if let eventID, let i = mutations.firstIndex(where: { $0.id == eventID }) {
-      let status = message["status"]?.intValue ?? 400
-      if status >= 500 {
+      let status = serverError.status
+      if serverError.isFault {
         // A timeout or server fault: the write may or may not have committed. Keep it pending and
         // send it again on the next connection rather than losing it.
         logger.error("the server could not finish a write (status \(status)); it stays pending")
@@ -148,8 +142,8 @@ extension Reactor {
         notifyPendingWatchers()
         return
       }
-      let error = InstantClientError(serverError: message, kind: .transactionRejected)
-      if Self.isAttrConflict(error), attrConflictRetries[eventID, default: 0] < 3 {
+      let error = InstantClientError(serverError, kind: .transactionRejected)
+      if serverError.isAttrConflict, attrConflictRetries[eventID, default: 0] < 3 {
         // Another client created one of this write's attributes first, under another id. The
         // write is fine once its attr ids are the server's: reconnect, so that `init-ok` brings the
         // attrs, the queue is rewritten (AttrRewriter) and re-sent in order.
@@ -162,30 +156,25 @@ extension Reactor {
       reject(at: i, error)
       return
     }
-    if original?["op"]?.stringValue == "add-query", let q = original?["q"] {
+    if originalOp == .addQuery, let q = original["q"] {
       let key = q.canonicalString
       guard queries[key] != nil else { return }
-      queries[key]!.error = InstantClientError(serverError: message, kind: .queryRejected)
+      queries[key]!.error = InstantClientError(serverError, kind: .queryRejected)
       deliver(key)
       return
     }
-    if handleRoomError(message) || handleAuthError(message) { return }
-    if status != .authenticated || original?["op"]?.stringValue == "init" {
-      let error = InstantClientError(serverError: message, kind: .initRejected)
+    if let originalOp, originalOp.isRoomOp {
+      return handleRoomError(serverError, op: originalOp, roomID: original["room-id"]?.stringValue)
+    }
+    if handleAuthError(serverError, originalOp: originalOp) { return }
+    if status != .authenticated || originalOp == .initialize {
+      let error = InstantClientError(serverError, kind: .initRejected)
       lastError = error
       logger.error("the server refused init: \(error)")
       setStatus(.errored)
       return
     }
-    logger.error("server error: \(message["message"]?.stringValue ?? "?") (\(message["type"]?.stringValue ?? "?"))")
-  }
-
-  /// The server refused an `add-attr` because the same attribute exists with another id, told by
-  /// the error's wire `type` and `hint` (``TransactionError/isAttrConflict(type:hint:)``), never
-  /// by its message. An attr id that exists with other properties is not this race: rewriting to
-  /// the server's ids cannot fix it, so that write is rejected at once.
-  static func isAttrConflict(_ error: InstantClientError) -> Bool {
-    TransactionError.isAttrConflict(type: error.serverType, hint: error.hint)
+    logger.error("server error: \(serverError.message) (\(serverError.type?.rawValue ?? "?"))")
   }
 
   private func setAppStatus(_ raw: String) {

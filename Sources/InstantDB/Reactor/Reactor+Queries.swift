@@ -19,7 +19,7 @@ extension Reactor {
       }
       queries[key] = state
       rebuildOverlay(key)
-      if status == .authenticated { send(["op": "add-query", "client-event-id": .string(state.eventID), "q": q]) }
+      if status == .authenticated { send(ClientMessage(clientEventID: state.eventID, .addQuery(q: q))) }
     }
     queries[key]!.subscribers[id] = continuation
     if let last = queries[key]!.lastDelivered {
@@ -43,7 +43,7 @@ extension Reactor {
       return
     }
     queries[key] = nil
-    if status == .authenticated { send(["op": "remove-query", "client-event-id": .string(InstantID.make()), "q": q]) }
+    if status == .authenticated { send(ClientMessage(clientEventID: InstantID.make(), .removeQuery(q: q))) }
     if let triples = state.serverTriples {
       remember(key, ClientStorage.CachedQuery(q: q, triples: triples, pageInfo: state.pageInfo, processedTxID: state.processedTxID))
     }

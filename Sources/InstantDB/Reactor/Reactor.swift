@@ -217,22 +217,21 @@ actor Reactor {
 
   // MARK: Sending
 
-  func send(_ frame: JSON) {
+  func send(_ message: ClientMessage) {
     guard let connection else { return }
+    let frame = message.frame
     if logger.logLevel <= .debug { logger.debug("→ \(Self.redacted(frame).serialized())") }
     connection.send(frame.serialized())
   }
 
   private func sendInit() {
-    var frame: JSONObject = [
-      "op": "init", "client-event-id": .string(InstantID.make()), "app-id": .string(config.appID),
-      // A core version above 0.22.75 turns on the protocol's current features (skip-attrs,
-      // patch-presence, batch-messages), all of which this client handles.
-      "versions": ["@instantdb/core": "v1.0.65", "sharing-instant": "0.1.0"],
-    ]
-    if let refreshToken { frame["refresh-token"] = .string(refreshToken) }
+    // A core version above 0.22.75 turns on the protocol's current features (skip-attrs,
+    // patch-presence, batch-messages), all of which this client handles.
+    let versions: JSON = ["@instantdb/core": "v1.0.65", "sharing-instant": "0.1.0"]
     initRefreshToken = refreshToken
-    send(.object(frame))
+    send(
+      ClientMessage(
+        clientEventID: InstantID.make(), .initialize(appID: config.appID, refreshToken: refreshToken, versions: versions)))
   }
 
   /// A frame with its secrets replaced, at any depth (a server error can echo a token), for debug logs.

@@ -35,7 +35,7 @@ extension Reactor {
     rooms[id] = nil
     room.finishAll()
     // Not yet joined: the `join-room-ok` for a room nobody wants any more sends the leave.
-    if room.isConnected { send(["op": "leave-room", "client-event-id": .string(InstantID.make()), "room-id": .string(id)]) }
+    if room.isConnected { send(ClientMessage(clientEventID: InstantID.make(), .leaveRoom(roomID: id))) }
   }
 
   func setPresence(_ roomID: String, _ data: JSON) {
@@ -101,54 +101,50 @@ extension Reactor {
 
   // MARK: From the server
 
-  static let roomOps: Set<String> = ["join-room-ok", "join-room-error", "refresh-presence", "patch-presence", "server-broadcast"]
-
-  /// Handles a room message; false if `message` is not one.
-  func handleRoomMessage(_ op: String, _ message: JSON) -> Bool {
-    guard Self.roomOps.contains(op) else { return false }
-    guard let roomID = message["room-id"]?.stringValue else {
-      logger.error("skipped a \(op) without a room-id")
-      return true
+  /// Handles `join-room-ok`, `join-room-error`, `refresh-presence`, `patch-presence` and
+  /// `server-broadcast`.
+  func handleRoomMessage(_ message: ServerMessage) {
+    let roomID: String
+    switch message {
+    case let .joinRoomOK(id, _), let .joinRoomError(id, _), let .refreshPresence(id, _), let .patchPresence(id, _),
+      let .serverBroadcast(id, _, _):
+      roomID = id
+    default: return
     }
     guard rooms[roomID] != nil else {
-      if op == "join-room-ok" {
-        send(["op": "leave-room", "client-event-id": .string(InstantID.make()), "room-id": .string(roomID)])
-      }
-      return true
+      if case .joinRoomOK = message { send(ClientMessage(clientEventID: InstantID.make(), .leaveRoom(roomID: roomID))) }
+      return
     }
-    // As the reference: any presence push or broadcast for a room means the session is in it.
-    if op != "join-room-ok" && op != "join-room-error" { rooms[roomID]!.isConnected = true }
-    switch op {
-    case "join-room-ok": joined(roomID)
-    case "join-room-error":
+    switch message {
+    case .joinRoomOK:
+      joined(roomID)
+    case let .joinRoomError(_, error):
       // The refusal's type and hint are kept with its message, as for an `error` frame.
-      rooms[roomID]!.error = InstantClientError(serverError: message["error"] ?? [:], kind: .roomRejected)
+      rooms[roomID]!.error = InstantClientError(error, kind: .roomRejected)
       notifyPresence(roomID)
-    case "refresh-presence":
-      guard case .object = message["data"] else { return skipPresence(op) }
-      setMembers(roomID, message["data"]!)
-    case "patch-presence":
-      guard let edits = message["edits"]?.arrayValue else { return skipPresence(op) }
-      applyEdits(roomID, edits)
+    case let .refreshPresence(_, data):
+      // As the reference: any presence push or broadcast for a room means the session is in it.
+      rooms[roomID]!.isConnected = true
+      setMembers(roomID, data)
+    case let .patchPresence(_, edits):
+      rooms[roomID]!.isConnected = true
+      applyEdits(roomID, edits.value.arrayValue ?? [])
+    case let .serverBroadcast(_, topic, data):
+      rooms[roomID]!.isConnected = true
+      receiveBroadcast(roomID, topic: topic, envelope: data)
     default:
-      receiveBroadcast(roomID, message)
+      break
     }
-    return true
   }
 
-  /// An `error` about a room operation is that room's error; false if `message` is not one.
-  func handleRoomError(_ message: JSON) -> Bool {
-    let original = message["original-event"]
-    guard let op = original?["op"]?.stringValue,
-      ["join-room", "leave-room", "set-presence", "client-broadcast"].contains(op)
-    else { return false }
-    let error = InstantClientError(serverError: message, kind: .roomRejected)
-    logger.error("the server refused \(op): \(error)")
-    if let roomID = original?["room-id"]?.stringValue, rooms[roomID] != nil {
+  /// An `error` about a room operation (`op`) is that room's error.
+  func handleRoomError(_ serverError: ServerError, op: ClientOp, roomID: String?) {
+    let error = InstantClientError(serverError, kind: .roomRejected)
+    logger.error("the server refused \(op.rawValue): \(error)")
+    if let roomID, rooms[roomID] != nil {
       rooms[roomID]!.error = error
       notifyPresence(roomID)
     }
-    return true
   }
 
   private func joined(_ roomID: String) {
@@ -200,21 +196,14 @@ extension Reactor {
     notifyPresence(roomID)
   }
 
-  private func receiveBroadcast(_ roomID: String, _ message: JSON) {
-    guard let topic = message["topic"]?.stringValue, let envelope = message["data"],
-      let peerID = envelope["peer-id"]?.stringValue
-    else {
+  private func receiveBroadcast(_ roomID: String, topic: JSON, envelope: JSON) {
+    guard let topic = topic.stringValue, let peerID = envelope["peer-id"]?.stringValue else {
       logger.error("skipped a server-broadcast without topic, data or peer-id")
       return
     }
     let event = TopicEvent(
       topic: topic, peerID: peerID, userID: envelope["user"]?["id"]?.stringValue, data: envelope["data"] ?? .null)
     rooms[roomID]!.topicWatchers[topic]?.yield(event)
-  }
-
-  private func skipPresence(_ op: String) -> Bool {
-    logger.error("skipped a malformed \(op)")
-    return true
   }
 
   private func notifyPresence(_ roomID: String) {
@@ -226,24 +215,17 @@ extension Reactor {
 
   private func sendJoin(_ id: String) {
     let room = rooms[id]!
-    send([
-      "op": "join-room", "client-event-id": .string(InstantID.make()), "room-type": .string(room.type),
-      "room-id": .string(id), "data": room.presence,
-    ])
+    send(ClientMessage(clientEventID: InstantID.make(), .joinRoom(roomID: id, roomType: room.type, data: room.presence)))
   }
 
   private func sendPresence(_ id: String) {
-    send([
-      "op": "set-presence", "client-event-id": .string(InstantID.make()), "room-id": .string(id),
-      "data": rooms[id]!.presence,
-    ])
+    send(ClientMessage(clientEventID: InstantID.make(), .setPresence(roomID: id, data: rooms[id]!.presence)))
   }
 
   private func sendBroadcast(_ room: RoomState, topic: String, data: JSON) {
-    // `roomType`, camelCase, as the reference spells it here (docs/protocol.md, "Topics").
-    send([
-      "op": "client-broadcast", "client-event-id": .string(InstantID.make()), "room-id": .string(room.id),
-      "roomType": .string(room.type), "topic": .string(topic), "data": data,
-    ])
+    send(
+      ClientMessage(
+        clientEventID: InstantID.make(),
+        .clientBroadcast(roomID: room.id, roomType: room.type, topic: .string(topic), data: data)))
   }
 }

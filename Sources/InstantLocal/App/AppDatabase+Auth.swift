@@ -10,7 +10,7 @@ extension AppDatabase {
   static let systemUserFields: Set<String> = ["id", "email", "type", "imageURL", "linkedPrimaryUser"]
 
   /// `POST /runtime/auth/sign_in_guest`.
-  func signInGuest(extraFields: JSON?) throws(ProtocolError) -> JSON {
+  func signInGuest(extraFields: JSON?) throws(ServerError) -> JSON {
     let userID = UUID().uuidString.lowercased()
     var steps: [JSON] = [
       ["add-triple", .string(userID), .string(SystemCatalog.usersID), .string(userID)],
@@ -36,7 +36,7 @@ extension AppDatabase {
   /// `POST /runtime/auth/verify_magic_code`: consumes the code; finds or creates the user
   /// (upgrading a guest whose token is passed, or linking it to an existing user); issues a new
   /// refresh token.
-  func verifyMagicCode(email rawEmail: String, code: String, guestToken: String?, extraFields: JSON?) throws(ProtocolError) -> JSON {
+  func verifyMagicCode(email rawEmail: String, code: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
     let email = Self.normalize(rawEmail)
     guard let expected = magicCodes[email], expected == code.trimmingCharacters(in: .whitespaces) else {
       throw .recordNotFound("app-user-magic-code", args: [["email": .string(email), "code": .string(code)]])
@@ -49,7 +49,7 @@ extension AppDatabase {
   /// but its signature is not checked (like Firebase's auth emulator), so an app or a test can
   /// sign in with a token it made. The user is the token's `email`; an expired token (`exp`) is
   /// refused. Never expose instant-local where such a token could sign in to real data.
-  func signInWithIdToken(_ token: String, guestToken: String?, extraFields: JSON?) throws(ProtocolError) -> JSON {
+  func signInWithIdToken(_ token: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
     let claims = try Self.idTokenClaims(token)
     guard let email = claims["email"]?.stringValue, email.contains("@") else {
       throw .validation("id_token", input: .string("…"), ["The ID token has no email claim."])
@@ -62,7 +62,7 @@ extension AppDatabase {
 
   /// The claims of a JWT (`header.payload.signature`, base64url); the token itself never appears
   /// in the error.
-  static func idTokenClaims(_ token: String) throws(ProtocolError) -> JSONObject {
+  static func idTokenClaims(_ token: String) throws(ServerError) -> JSONObject {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     var payload = parts.count == 3 ? String(parts[1]) : ""
     payload = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -75,7 +75,7 @@ extension AppDatabase {
 
   /// Finds or creates the user with `email` (upgrading the guest whose token is passed, or linking
   /// it to an existing user) and issues a new refresh token.
-  private func signIn(email: String, guestToken: String?, extraFields: JSON?) throws(ProtocolError) -> JSON {
+  private func signIn(email: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
     let guestID = guestToken.flatMap { refreshTokens[$0.lowercased()] }.flatMap { id in
       userType(id) == "guest" ? id : nil
     }
@@ -103,7 +103,7 @@ extension AppDatabase {
   }
 
   /// `POST /runtime/auth/verify_refresh_token`.
-  func verifyRefreshToken(_ token: String) throws(ProtocolError) -> JSON {
+  func verifyRefreshToken(_ token: String) throws(ServerError) -> JSON {
     guard let userID = refreshTokens[token.lowercased()], let user = userObject(userID, refreshToken: token.lowercased()) else {
       throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": .string(token)]])
     }
@@ -111,7 +111,7 @@ extension AppDatabase {
   }
 
   /// `POST /runtime/signout`: forgets the refresh token.
-  func signOut(_ token: String) throws(ProtocolError) {
+  func signOut(_ token: String) throws(ServerError) {
     let token = token.lowercased()
     do {
       try storage.deleteRefreshToken(token, appID: appID)
@@ -123,7 +123,7 @@ extension AppDatabase {
 
   /// Writes `steps` (if any) and a new refresh token for `userID` in one SQLite transaction,
   /// then runs the invalidation pass; returns the token.
-  private func createUser(steps: [JSON], userID: String) throws(ProtocolError) -> String {
+  private func createUser(steps: [JSON], userID: String) throws(ServerError) -> String {
     let token = UUID().uuidString.lowercased()
     let appID = self.appID
     let now = Self.nowMillis()
@@ -135,7 +135,7 @@ extension AppDatabase {
     return token
   }
 
-  private func extraFieldSteps(_ userID: String, _ extraFields: JSON?) throws(ProtocolError) -> [JSON] {
+  private func extraFieldSteps(_ userID: String, _ extraFields: JSON?) throws(ServerError) -> [JSON] {
     guard let extraFields, extraFields != .null else { return [] }
     guard case let .object(fields) = extraFields else {
       throw .paramMalformed("extra-fields", input: extraFields)

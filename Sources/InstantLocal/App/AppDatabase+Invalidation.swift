@@ -7,7 +7,7 @@ import OrderedCollections
 extension AppDatabase {
   /// Evaluates a subscribed query: its serialized `add-query-ok.result`, or the
   /// `validation-failed` error the reference sends for a query it cannot run.
-  func evaluate(_ q: JSON) -> Result<String, ProtocolError> {
+  func evaluate(_ q: JSON) -> Result<String, ServerError> {
     do {
       return .success(try store.serverQuery(q).instaqlResult.serialized())
     } catch {
@@ -33,14 +33,14 @@ extension AppDatabase {
     guard !deferredChanges.isEmpty else { return }
     let changed = deferredChanges.namespaces
     deferredChanges = DeferredChanges()
-    var outcomes: [String: Result<String, ProtocolError>] = [:]
+    var outcomes: [String: Result<String, ServerError>] = [:]
     let attrsVersion = self.attrsVersion
     for index in sessions.values.indices {
       var record = sessions.values[index]
       let attrsChanged = record.attrsVersionSent != attrsVersion
       guard !record.queries.isEmpty || attrsChanged else { continue }
-      var computations: [String] = []
-      var failures: [JSON] = []
+      var computations: [ServerMessage.Computation] = []
+      var failures: [ServerMessage] = []
       for (key, subscription) in record.queries {
         if let changed, !footprint(key, subscription.q).mayChange(changed) { continue }
         let outcome = outcomes[key] ?? rerun(subscription.q)
@@ -49,21 +49,18 @@ extension AppDatabase {
         case let .success(result):
           guard result != subscription.lastResult else { continue }
           record.queries[key]!.lastResult = result
-          computations.append("{\"instaql-query\":\(subscription.qText),\"instaql-result\":\(result)}")
+          computations.append(ServerMessage.Computation(q: .raw(subscription.qText), result: .raw(result)))
         case let .failure(error):
           guard subscription.lastResult != nil else { continue }
           record.queries[key]!.lastResult = nil
           let originalEvent: JSON = ["op": "add-query", "q": subscription.q, "session-id": .string(record.id)]
-          failures.append(error.message(clientEventID: .null, originalEvent: originalEvent))
+          failures.append(.error(error, clientEventID: .null, originalEvent: originalEvent))
         }
       }
       if !computations.isEmpty || attrsChanged {
-        var text = "{\"op\":\"refresh-ok\",\"processed-tx-id\":\(processedTxID),\"computations\":["
-        text += computations.joined(separator: ",") + "]"
-        if attrsChanged || !record.features.skipAttrs { text += ",\"attrs\":" + attrsText }
-        text += "}"
+        let attrs = attrsChanged || !record.features.skipAttrs ? WireFragment.raw(attrsText) : nil
         record.attrsVersionSent = attrsVersion
-        record.sink.send(text: text)
+        record.sink.send(.refreshOK(processedTxID: processedTxID, computations: computations, attrs: attrs))
       }
       for failure in failures { record.sink.send(failure) }
       sessions.values[index] = record
@@ -71,7 +68,7 @@ extension AppDatabase {
   }
 
   /// ``evaluate(_:)`` for the invalidation pass, logging a query that no longer runs.
-  private func rerun(_ q: JSON) -> Result<String, ProtocolError> {
+  private func rerun(_ q: JSON) -> Result<String, ServerError> {
     let outcome = evaluate(q)
     if case let .failure(error) = outcome {
       logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")

@@ -21,7 +21,7 @@ extension AppDatabase {
     rooms[roomID] = new
     record.rooms.insert(roomID)
     sessions[id] = record
-    record.sink.send(["op": "join-room-ok", "room-id": .string(roomID), "client-event-id": clientEventID])
+    record.sink.send(.joinRoomOK(roomID: roomID, clientEventID: clientEventID))
     presencePass(roomID: roomID, old: old, new: new)
   }
 
@@ -29,35 +29,31 @@ extension AppDatabase {
   func leaveRoom(session id: String, roomID: String, clientEventID: JSON) {
     guard let sink = sessions[id]?.sink else { return }
     sessions[id]!.rooms.remove(roomID)
-    sink.send(["op": "leave-room-ok", "room-id": .string(roomID), "client-event-id": clientEventID])
+    sink.send(.leaveRoomOK(roomID: roomID, clientEventID: clientEventID))
     removeMember(id, from: roomID)
   }
 
   /// Handles `set-presence`: replaces the member's data wholesale.
-  func setPresence(session id: String, roomID: String, data: JSON?, clientEventID: JSON) throws(ProtocolError) {
+  func setPresence(session id: String, roomID: String, data: JSON?, clientEventID: JSON) throws(ServerError) {
     guard let sink = sessions[id]?.sink else { return }
     guard let old = rooms[roomID], var member = old[id]?.objectValue else { throw notInRoom(id, roomID) }
     var new = old
     member["data"] = data ?? .null
     new[id] = .object(member)
     rooms[roomID] = new
-    sink.send(["op": "set-presence-ok", "room-id": .string(roomID), "client-event-id": clientEventID])
+    sink.send(.setPresenceOK(roomID: roomID, clientEventID: clientEventID))
     presencePass(roomID: roomID, old: old, new: new)
   }
 
   /// Handles `client-broadcast`: `server-broadcast` to every other member, `client-broadcast-ok`
   /// to the sender.
-  func broadcast(session id: String, roomID: String, topic: JSON, data: JSON, clientEventID: JSON) throws(ProtocolError) {
+  func broadcast(session id: String, roomID: String, topic: JSON, data: JSON, clientEventID: JSON) throws(ServerError) {
     guard let record = sessions[id] else { return }
     guard let members = rooms[roomID], members[id] != nil else { throw notInRoom(id, roomID) }
     let envelope: JSON = ["peer-id": .string(id), "user": record.userRef, "data": data]
-    let push: JSON = ["op": "server-broadcast", "room-id": .string(roomID), "topic": topic, "data": envelope]
-    let text = push.serialized()
+    let text = ServerMessage.serverBroadcast(roomID: roomID, topic: topic, data: envelope).serialized()
     for peer in members.keys where peer != id { sessions[peer]?.sink.send(text: text) }
-    record.sink.send([
-      "op": "client-broadcast-ok", "room-id": .string(roomID), "topic": topic, "data": envelope,
-      "client-event-id": clientEventID,
-    ])
+    record.sink.send(.clientBroadcastOK(roomID: roomID, topic: topic, data: envelope, clientEventID: clientEventID))
   }
 
   func removeMember(_ id: String, from roomID: String) {
@@ -68,7 +64,7 @@ extension AppDatabase {
     presencePass(roomID: roomID, old: old, new: new)
   }
 
-  private func notInRoom(_ id: String, _ roomID: String) -> ProtocolError {
+  private func notInRoom(_ id: String, _ roomID: String) -> ServerError {
     .validation(
       "room", input: ["app-id": .string(appID), "room-id": .string(roomID), "session-id": .string(id)],
       ["You have not entered this room yet."])
@@ -98,7 +94,7 @@ extension AppDatabase {
         if refresh == nil {
           var snapshot: JSONObject = [:]
           for (sid, member) in new { snapshot[sid] = member }
-          refresh = JSON.object(["op": "refresh-presence", "room-id": .string(roomID), "data": .object(snapshot)]).serialized()
+          refresh = ServerMessage.refreshPresence(roomID: roomID, data: .object(snapshot)).serialized()
         }
         record.sink.sendPresenceSnapshot(roomID: roomID, text: refresh!)
       } else {

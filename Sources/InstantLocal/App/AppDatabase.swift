@@ -63,28 +63,22 @@ actor AppDatabase {
 
   /// Handles `init`: checks the refresh token, registers the session and queues `init-ok`.
   func initSession(
-    id: String, sink: SessionSink, features: SessionFeatures, refreshToken: JSON?, clientEventID: JSON
-  ) throws(ProtocolError) {
+    id: String, sink: SessionSink, features: SessionFeatures, refreshToken: String?, clientEventID: JSON
+  ) throws(ServerError) {
     var userID: String?
-    if let refreshToken, refreshToken != .null {
-      guard let token = refreshToken.stringValue, let uid = refreshTokens[token.lowercased()],
+    if let refreshToken {
+      guard let uid = refreshTokens[refreshToken.lowercased()],
         store.hasEntity(uid, etype: "$users")
       else {
-        throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": refreshToken]])
+        throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": .string(refreshToken)]])
       }
       userID = uid
     }
     sessions[id] = SessionRecord(id: id, sink: sink, features: features, userID: userID, attrsVersionSent: attrsVersion)
     let user = userID.flatMap { userObject($0, refreshToken: nil) } ?? .null
     let auth: JSON = ["app": appJSON, "user": user, "admin?": false]
-    let head: JSON = [
-      "op": "init-ok", "session-id": .string(id), "client-event-id": clientEventID, "auth": auth,
-      "app-status": ["status": "active"],
-    ]
-    var text = head.serialized()
-    text.removeLast()
-    text += ",\"attrs\":" + attrsText + "}"
-    sink.send(text: text)
+    sink.send(
+      .initOK(sessionID: id, clientEventID: clientEventID, auth: auth, appStatus: "active", attrs: .raw(attrsText)))
   }
 
   /// The app row sent in `init-ok.auth.app`.
@@ -99,7 +93,7 @@ actor AppDatabase {
   // MARK: Queries
 
   /// Handles `add-query`.
-  func addQuery(session id: String, q: JSON?, clientEventID: JSON) throws(ProtocolError) {
+  func addQuery(session id: String, q: JSON?, clientEventID: JSON) throws(ServerError) {
     guard var record = sessions[id] else { return }
     guard let q, q != .null else {
       throw .validation("add-query", input: ["q": .null], ["Query can not be null."])
@@ -107,7 +101,7 @@ actor AppDatabase {
     let key = q.canonicalString
     let qText = q.serialized()
     if record.queries[key] != nil {
-      record.sink.send(text: "{\"op\":\"add-query-exists\",\"q\":\(qText),\"client-event-id\":\(clientEventID.serialized())}")
+      record.sink.send(.addQueryExists(q: .raw(qText), clientEventID: clientEventID))
       return
     }
     guard case .object = q else {
@@ -117,8 +111,7 @@ actor AppDatabase {
     record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
     sessions[id] = record
     record.sink.send(
-      text: "{\"op\":\"add-query-ok\",\"q\":\(qText),\"result\":\(resultText),\"result-meta\":null,"
-        + "\"processed-tx-id\":\(processedTxID),\"client-event-id\":\(clientEventID.serialized())}")
+      .addQueryOK(q: .raw(qText), result: .raw(resultText), processedTxID: processedTxID, clientEventID: clientEventID))
   }
 
   /// Handles `remove-query` (no error when the query was not subscribed).
@@ -126,7 +119,7 @@ actor AppDatabase {
     guard sessions[id] != nil else { return }
     let q = q ?? .null
     sessions[id]!.queries.removeValue(forKey: q.canonicalString)
-    sessions[id]!.sink.send(["op": "remove-query-ok", "q": q, "client-event-id": clientEventID])
+    sessions[id]!.sink.send(.removeQueryOK(q: .json(q), clientEventID: clientEventID))
   }
 
   // MARK: Transactions
@@ -137,15 +130,14 @@ actor AppDatabase {
   /// then costs one re-run of each affected query, as the reference server coalesces a
   /// session's pending refreshes.
   func transact(session id: String, txSteps: JSON?, clientEventID: JSON, deferringRefresh: Bool = false)
-    throws(ProtocolError)
+    throws(ServerError)
   {
     guard let sink = sessions[id]?.sink else { return }
     guard let txSteps, case .array = txSteps else {
       throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
     }
     let (txID, changed) = try commit(txSteps, systemWrite: false)
-    sink.send(
-      text: "{\"op\":\"transact-ok\",\"tx-id\":\(txID),\"isn\":\"\(txID)\",\"client-event-id\":\(clientEventID.serialized())}")
+    sink.send(.transactOK(txID: txID, clientEventID: clientEventID))
     if deferringRefresh {
       deferredChanges.add(changed)
     } else {
@@ -158,13 +150,13 @@ actor AppDatabase {
   /// affects every query). The caller sends its reply, then calls ``invalidate(changed:)``.
   func commit(
     _ txSteps: JSON, systemWrite: Bool, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
-  ) throws(ProtocolError) -> (txID: Int, changed: Set<String>?) {
+  ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
     let now = Self.nowMillis()
     let changes: ServerTransactionChanges
     do {
       changes = try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
     } catch {
-      throw ProtocolError(error)
+      throw error.serverError
     }
     let txID: Int
     do {

@@ -17,13 +17,13 @@ struct HTTPRoutes: Sendable {
     router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .authorization, .contentType, .origin]))
     router.get("/health") { _, _ in Self.json(["status": "ok"]) }
     router.post("/runtime/auth/sign_in_guest") { request, _ in
-      await handle(request) { body throws(ProtocolError) in
+      await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app-id")
         return try await app.signInGuest(extraFields: body["extra-fields"])
       }
     }
     router.post("/runtime/auth/send_magic_code") { request, _ in
-      await handle(request) { body throws(ProtocolError) in
+      await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app-id")
         let email = try Self.string(body, "email")
         _ = await app.sendMagicCode(email: email)
@@ -31,7 +31,7 @@ struct HTTPRoutes: Sendable {
       }
     }
     router.post("/runtime/auth/verify_magic_code") { request, _ in
-      await handle(request) { body throws(ProtocolError) in
+      await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app-id")
         let email = try Self.string(body, "email")
         let code = try Self.string(body, "code")
@@ -40,13 +40,13 @@ struct HTTPRoutes: Sendable {
       }
     }
     router.post("/runtime/auth/verify_refresh_token") { request, _ in
-      await handle(request) { body throws(ProtocolError) in
+      await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app-id")
         return try await app.verifyRefreshToken(try Self.string(body, "refresh-token"))
       }
     }
     router.post("/runtime/oauth/id_token") { request, _ in
-      await handle(request) { body throws(ProtocolError) in
+      await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app_id")
         _ = try Self.string(body, "client_name")
         return try await app.signInWithIdToken(
@@ -55,14 +55,14 @@ struct HTTPRoutes: Sendable {
       }
     }
     router.post("/runtime/signout") { request, _ in
-      await handle(request) { body throws(ProtocolError) in
+      await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app_id")
         try await app.signOut(try Self.string(body, "refresh_token"))
         return [:]
       }
     }
     router.get("/dash/apps/:appId/schema/pull") { _, context in
-      await handle(nil) { _ throws(ProtocolError) in
+      await handle(nil) { _ throws(ServerError) in
         let raw = context.parameters.get("appId") ?? ""
         guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed("app-id", input: .string(raw)) }
         return await (try load(appID)).schemaPull()
@@ -72,40 +72,40 @@ struct HTTPRoutes: Sendable {
 
   /// Runs `body` on the request's JSON object and turns the outcome into a response.
   private func handle(
-    _ request: Request?, _ body: (JSON) async throws(ProtocolError) -> JSON
+    _ request: Request?, _ body: (JSON) async throws(ServerError) -> JSON
   ) async -> Response {
-    do throws(ProtocolError) {
+    do throws(ServerError) {
       var input: JSON = [:]
       if let request {
         let buffer: ByteBuffer
         do {
           buffer = try await request.body.collect(upTo: Self.maxBodyBytes)
         } catch {
-          throw ProtocolError(.paramMalformed, message: "The request body is larger than \(Self.maxBodyBytes) bytes.")
+          throw ServerError(.paramMalformed, message: "The request body is larger than \(Self.maxBodyBytes) bytes.")
         }
         do {
           input = try JSON.parse(bytes: buffer.readableBytesView)
         } catch {
-          throw ProtocolError(.paramMalformed, message: "Malformed JSON body: \(error.description)")
+          throw ServerError(.paramMalformed, message: "Malformed JSON body: \(error.description)")
         }
         guard case .object = input else {
-          throw ProtocolError(.paramMalformed, message: "The request body must be a JSON object.")
+          throw ServerError(.paramMalformed, message: "The request body must be a JSON object.")
         }
       }
       return Self.json(try await body(input))
     } catch {
-      if error.kind == .serverFault { logger.error("\(error)") }
+      if error.isFault { logger.error("\(error)") }
       return Self.json(error.httpBody, status: .init(code: error.status))
     }
   }
 
-  private func app(_ body: JSON, key: String) async throws(ProtocolError) -> AppDatabase {
+  private func app(_ body: JSON, key: String) async throws(ServerError) -> AppDatabase {
     let raw = try Self.string(body, key)
     guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed(key, input: .string(raw)) }
     return try await load(appID)
   }
 
-  private func load(_ appID: String) async throws(ProtocolError) -> AppDatabase {
+  private func load(_ appID: String) async throws(ServerError) -> AppDatabase {
     do {
       return try await registry.app(appID)
     } catch {
@@ -113,7 +113,7 @@ struct HTTPRoutes: Sendable {
     }
   }
 
-  static func string(_ body: JSON, _ key: String) throws(ProtocolError) -> String {
+  static func string(_ body: JSON, _ key: String) throws(ServerError) -> String {
     guard let raw = body[key], raw != .null else { throw .paramMissing(key) }
     guard let value = raw.stringValue else { throw .paramMalformed(key, input: raw) }
     return value

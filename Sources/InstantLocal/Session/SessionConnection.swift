@@ -24,11 +24,6 @@ final class SessionConnection {
     self.logger = logger
   }
 
-  /// The ops this server handles once `init` has run.
-  static let sessionOps: Set<String> = [
-    "add-query", "remove-query", "transact", "join-room", "leave-room", "set-presence", "client-broadcast",
-  ]
-
   /// Handles frames that arrived while the previous ones were being handled, in order. Their
   /// transactions' refreshes are deferred to one pass at the end of the batch (a client's
   /// burst of writes, a backlog flushing after a reconnect, then costs one re-run of each
@@ -65,20 +60,20 @@ final class SessionConnection {
   func receive(_ text: String, deferringRefresh: Bool = false) async {
     let size = text.utf8.count
     guard size <= maxMessageBytes else {
-      let error = ProtocolError.validation(
+      let error = ServerError.validation(
         "message", input: ["size": .number(Double(size)), "limit": .number(Double(maxMessageBytes))],
         ["The message is \(size) bytes; the limit is \(maxMessageBytes). Send smaller transactions or start instant-local with a larger --max-message-bytes."])
-      sink.send(error.message(clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)]))
+      send(error, clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)])
       return
     }
     let event: JSON
     do {
       event = try JSON.parse(text)
     } catch {
-      let failure = ProtocolError(
+      let failure = ServerError(
         .paramMalformed, message: "Malformed JSON: \(error.description)",
         hint: ["in": [], "original-input": .string(String(text.prefix(200)))])
-      sink.send(failure.message(clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)]))
+      send(failure, clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)])
       return
     }
     let clientEventID = event["client-event-id"] ?? .null
@@ -87,8 +82,14 @@ final class SessionConnection {
     } catch {
       var original = event.objectValue ?? [:]
       original["session-id"] = .string(id)
-      sink.send(error.message(clientEventID: clientEventID, originalEvent: .object(original)))
+      // A secret the client sent is not sent back: error frames are what clients log.
+      original.removeValue(forKey: "refresh-token")
+      send(error, clientEventID: clientEventID, originalEvent: .object(original))
     }
+  }
+
+  private func send(_ error: ServerError, clientEventID: JSON, originalEvent: JSON) {
+    sink.send(text: ServerMessage.error(error, clientEventID: clientEventID, originalEvent: originalEvent).serialized())
   }
 
   /// Called once the socket has closed.
@@ -96,51 +97,38 @@ final class SessionConnection {
     await app?.closeSession(id)
   }
 
-  private func dispatch(_ event: JSON, clientEventID: JSON, deferringRefresh: Bool) async throws(ProtocolError) {
-    guard case .object = event, let op = event["op"]?.stringValue else {
-      throw .invalidOp(event["op"] ?? .null)
+  private func dispatch(_ event: JSON, clientEventID: JSON, deferringRefresh: Bool) async throws(ServerError) {
+    let op = try ClientMessage.op(of: event)
+    if op == .initialize, app != nil {
+      // The input echoed back without the token: an error frame is what clients log.
+      var input = event.objectValue ?? [:]
+      input.removeValue(forKey: "refresh-token")
+      throw .validation("init", input: .object(input), ["`init` has already run for this session."])
     }
-    if op == "init" {
-      try await handleInit(event, clientEventID: clientEventID)
-      return
-    }
-    guard Self.sessionOps.contains(op) else { throw .invalidOp(.string(op)) }
-    guard let app else { throw .initNotRun(sessionID: id) }
-    switch op {
-    case "add-query":
-      try await app.addQuery(session: id, q: event["q"], clientEventID: clientEventID)
-    case "remove-query":
-      await app.removeQuery(session: id, q: event["q"], clientEventID: clientEventID)
-    case "transact":
-      try await app.transact(
-        session: id, txSteps: event["tx-steps"], clientEventID: clientEventID, deferringRefresh: deferringRefresh)
-    case "join-room":
-      let room = try roomID(event)
-      await app.joinRoom(session: id, roomID: room, data: event["data"], clientEventID: clientEventID)
-    case "leave-room":
-      let room = try roomID(event)
-      await app.leaveRoom(session: id, roomID: room, clientEventID: clientEventID)
-    case "set-presence":
-      let room = try roomID(event)
-      try await app.setPresence(session: id, roomID: room, data: event["data"], clientEventID: clientEventID)
-    case "client-broadcast":
-      let room = try roomID(event)
-      try await app.broadcast(
-        session: id, roomID: room, topic: event["topic"] ?? .null, data: event["data"] ?? .null,
-        clientEventID: clientEventID)
-    default:
-      throw .invalidOp(.string(op))
+    guard op == .initialize || app != nil else { throw .initNotRun(sessionID: id) }
+    let message = try ClientMessage(frame: event)
+    switch message.body {
+    case let .initialize(appID, refreshToken, versions):
+      try await handleInit(appID: appID, refreshToken: refreshToken, versions: versions, clientEventID: clientEventID)
+    case let .addQuery(q):
+      try await app?.addQuery(session: id, q: q, clientEventID: clientEventID)
+    case let .removeQuery(q):
+      await app?.removeQuery(session: id, q: q, clientEventID: clientEventID)
+    case let .transact(txSteps, _, _):
+      try await app?.transact(session: id, txSteps: txSteps, clientEventID: clientEventID, deferringRefresh: deferringRefresh)
+    case let .joinRoom(roomID, _, data):
+      await app?.joinRoom(session: id, roomID: roomID, data: data, clientEventID: clientEventID)
+    case let .leaveRoom(roomID):
+      await app?.leaveRoom(session: id, roomID: roomID, clientEventID: clientEventID)
+    case let .setPresence(roomID, data):
+      try await app?.setPresence(session: id, roomID: roomID, data: data, clientEventID: clientEventID)
+    case let .clientBroadcast(roomID, _, topic, data):
+      try await app?.broadcast(session: id, roomID: roomID, topic: topic, data: data, clientEventID: clientEventID)
     }
   }
 
-  private func handleInit(_ event: JSON, clientEventID: JSON) async throws(ProtocolError) {
-    guard app == nil else {
-      throw .validation("init", input: event, ["`init` has already run for this session."])
-    }
-    guard let raw = event["app-id"], raw != .null else { throw .paramMissing("app-id") }
-    guard let text = raw.stringValue, let appID = AppRegistry.normalizeAppID(text) else {
-      throw .paramMalformed("app-id", input: raw)
-    }
+  private func handleInit(appID text: String, refreshToken: String?, versions: JSON, clientEventID: JSON) async throws(ServerError) {
+    guard let appID = AppRegistry.normalizeAppID(text) else { throw .paramMalformed("app-id", input: .string(text)) }
     let app: AppDatabase
     do {
       app = try await registry.app(appID)
@@ -149,14 +137,9 @@ final class SessionConnection {
       throw .serverFault("The app could not be loaded: \(error)")
     }
     try await app.initSession(
-      id: id, sink: sink, features: SessionFeatures(versions: event["versions"]),
-      refreshToken: event["refresh-token"], clientEventID: clientEventID)
+      id: id, sink: sink, features: SessionFeatures(versions: versions), refreshToken: refreshToken,
+      clientEventID: clientEventID)
     self.app = app
   }
 
-  private func roomID(_ event: JSON) throws(ProtocolError) -> String {
-    guard let raw = event["room-id"], raw != .null else { throw .paramMissing("room-id") }
-    guard let roomID = raw.stringValue else { throw .paramMalformed("room-id", input: raw) }
-    return roomID
-  }
 }

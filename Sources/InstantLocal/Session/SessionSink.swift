@@ -38,7 +38,7 @@ struct SessionSink: Sendable {
   }
 
   /// Queues a message for the socket.
-  func send(_ message: JSON) {
+  func send(_ message: ServerMessage) {
     send(text: message.serialized())
   }
 
@@ -133,8 +133,7 @@ enum SessionOutbox {
       switch self {
       case let .text(text), let .snapshot(_, text): text
       case let .patch(roomID, edits):
-        // Keys in the order `serialized()` writes them, as every other frame.
-        "{\"edits\":[\(edits.joined(separator: ","))],\"op\":\"patch-presence\",\"room-id\":\(JSON.string(roomID).serialized())}"
+        ServerMessage.patchPresence(roomID: roomID, edits: .raw("[" + edits.joined(separator: ",") + "]")).serialized()
       }
     }
   }

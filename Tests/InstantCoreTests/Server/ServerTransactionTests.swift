@@ -224,7 +224,7 @@ struct ServerTransactionTests {
     let clash = #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([Self.addAttr("a0000000-0000-4000-8000-0000000000aa", "goals", "title")], now: 2)
     }
-    #expect(clash?.wireType == "record-not-unique")
+    #expect(clash?.serverError.type?.rawValue == "record-not-unique")
     #expect(throws: TransactionError.self) {
       try store.applyServerTransaction([Self.addAttr("a0000000-0000-4000-8000-0000000000ab", "$secret", "x")], now: 2)
     }

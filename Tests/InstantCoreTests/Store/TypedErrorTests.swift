@@ -49,7 +49,7 @@ struct TypedErrorTests {
       try store.applyServerTransaction([["add-triple", "not-a-uuid", "items-name", "x"]], now: 1)
     }
     #expect(error.kind == .validationFailed)
-    #expect(error.wireType == "validation-failed")
+    #expect(error.serverError.type?.rawValue == "validation-failed")
     #expect(error.hint["errors"]?[0]?["in"] == ["add-triple", "not-a-uuid", "items-name", "x"])
 
     let unique = try #require(throws: TransactionError.self) {

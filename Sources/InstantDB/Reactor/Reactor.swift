@@ -70,7 +70,9 @@ actor Reactor {
   // MARK: Rooms and auth
 
   /// Every room some handle wants, by room id.
-  var rooms: [String: RoomState] = [:]
+  var rooms = Rooms()
+  /// The streams watching each room.
+  var roomWatchers: [String: RoomWatchers] = [:]
   var auth = AuthSession()
 
   /// - Parameter saved: what `storage` held when it was opened.

@@ -83,7 +83,7 @@ struct PresenceDecoder<Presence: Codable & Sendable & Equatable> {
       value = try PresenceCoding.decode(raw, as: Presence.self)
     } catch {
       // `{}` or null is no presence set yet (a room joined first by a topic handle): nothing to report.
-      if !Reactor.isEmptyPresence(raw) {
+      if !Rooms.isEmptyPresence(raw) {
         logger.error("your own presence does not decode as \(Presence.self), so this handle shows its default instead: \(error)")
       }
       value = fallbackUser

@@ -2,9 +2,9 @@ import Foundation
 import InstantCore
 import OrderedCollections
 
-/// One room this client wants to be in: who asked for it, its own presence, the server's member
-/// map (other sessions only), and the streams that watch it.
-struct RoomState {
+/// One room this client wants to be in: who asked for it, its own presence and the server's
+/// member map (other sessions only). Its watchers live with the reactor (``RoomWatchers``).
+struct RoomState: Equatable {
   let id: String
   let type: String
   /// The open ``InstantRoom`` handles; the room is left when the last one goes.
@@ -16,10 +16,13 @@ struct RoomState {
   /// Whether `join-room-ok` arrived on the current socket.
   var isConnected = false
   /// Broadcasts published before `join-room-ok`, sent in order once it arrives.
-  var queued: [(topic: String, data: JSON)] = []
+  var queued: [QueuedBroadcast] = []
   var error: InstantClientError?
-  var presenceWatchers = Watchers<RoomSnapshot>()
-  var topicWatchers: [String: Watchers<TopicEvent<JSON>>] = [:]
+
+  struct QueuedBroadcast: Equatable {
+    var topic: String
+    var data: JSON
+  }
 
   init(id: String, type: String, presence: JSON) {
     self.id = id
@@ -32,9 +35,20 @@ struct RoomState {
   func snapshot(sessionID: String?) -> RoomSnapshot {
     RoomSnapshot(user: presence, peerID: sessionID, members: members, isLoading: !isConnected, error: error)
   }
+}
+
+/// The streams that watch one room.
+struct RoomWatchers {
+  var presence = Watchers<RoomSnapshot>()
+  var topics: [String: Watchers<TopicEvent<JSON>>] = [:]
+
+  mutating func remove(_ id: UUID) {
+    presence.remove(id)
+    for topic in topics.keys { topics[topic]?.remove(id) }
+  }
 
   mutating func finishAll() {
-    presenceWatchers.finishAll()
-    for key in topicWatchers.keys { topicWatchers[key]!.finishAll() }
+    presence.finishAll()
+    for topic in topics.keys { topics[topic]?.finishAll() }
   }
 }

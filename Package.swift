@@ -248,7 +248,7 @@ let package = Package(
     ),
     .testTarget(
       name: "InstantChaosTests",
-      dependencies: ["InstantChaos", "instant-chaos"]
+      dependencies: ["TestSupport", "InstantChaos", "instant-chaos"]
     ),
 
     // MARK: Examples (the demos: `swift run instant-demo`, `todos`, `chat`, `cursors`, `tiles`)

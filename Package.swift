@@ -43,8 +43,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
   ],
   targets: [
-    // A seeded random number generator and other helpers shared by the test targets.
+    // A seeded random number generator, `eventually` and other helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .target(
       name: "InstantCore",
       dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
@@ -92,6 +93,7 @@ let package = Package(
     .testTarget(
       name: "SharingInstantKeysTests",
       dependencies: [
+        "TestSupport",
         "SharingInstant",
         "InstantSchemaFixture",
         "InstantDB",
@@ -248,7 +250,7 @@ let package = Package(
     ),
     .testTarget(
       name: "InstantChaosTests",
-      dependencies: ["InstantChaos", "instant-chaos"]
+      dependencies: ["TestSupport", "InstantChaos", "instant-chaos"]
     ),
 
     // MARK: Examples (the demos: `swift run instant-demo`, `todos`, `chat`, `cursors`, `tiles`)

@@ -1,4 +1,7 @@
 /// A seeded random number generator (SplitMix64), so a run is reproducible from its seed.
+///
+/// The tests' `SeededGenerator` (in TestSupport) is the same generator; this library ships, so it
+/// keeps its own rather than depend on a test-only target.
 package struct SplitMix: RandomNumberGenerator, Sendable {
   private var state: UInt64
 

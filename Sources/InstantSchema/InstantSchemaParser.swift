@@ -7,10 +7,10 @@ import Foundation
 /// else by name with `file:line:column`.
 public enum InstantSchemaParser {
   /// Reads the schema file at `path`, following its relative imports on disk.
-  public static func parse(fileAt path: String) throws(SchemaError) -> ParsedSchema {
+  public static func parse(fileAt path: String) throws(Diagnostic) -> ParsedSchema {
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
     guard let text = try? String(contentsOfFile: absolute, encoding: .utf8) else {
-      throw SchemaError.unreadable(path)
+      throw Diagnostic.unreadable(path)
     }
     return try parse(source: text, path: path, absolutePath: absolute) { file in
       try? String(contentsOfFile: file, encoding: .utf8)
@@ -21,14 +21,14 @@ public enum InstantSchemaParser {
   /// absolute paths and returns `nil` for a missing file.
   public static func parse(
     source: String, path: String = "instant.schema.ts", readFile: @escaping (String) -> String? = { _ in nil }
-  ) throws(SchemaError) -> ParsedSchema {
+  ) throws(Diagnostic) -> ParsedSchema {
     let absolute = path.hasPrefix("/") ? path : URL(fileURLWithPath: "/" + path).standardizedFileURL.path
     return try parse(source: source, path: path, absolutePath: absolute, readFile: readFile)
   }
 
   private static func parse(
     source: String, path: String, absolutePath: String, readFile: @escaping (String) -> String?
-  ) throws(SchemaError) -> ParsedSchema {
+  ) throws(Diagnostic) -> ParsedSchema {
     let interpreter = Interpreter(readFile: readFile)
     let schema: InstantSchemaDefinition
     do {
@@ -45,7 +45,7 @@ public enum InstantSchemaParser {
       if location.file == absolutePath { location.file = path }
       return location
     }
-    let warnings = interpreter.warnings.map { warning -> SchemaWarning in
+    let warnings = interpreter.warnings.map { warning -> Diagnostic in
       var warning = warning
       warning.location = relative(warning.location)
       return warning

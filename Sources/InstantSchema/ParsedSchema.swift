@@ -5,7 +5,7 @@ public struct ParsedSchema: Sendable, Hashable {
   /// The schema.
   public var schema: InstantSchemaDefinition
   /// What was accepted with a caveat (deprecated forms, ignored keys, unmapped type arguments).
-  public var warnings: [SchemaWarning]
+  public var warnings: [Diagnostic]
   /// The entry file's name, for generated headers.
   public var sourceName: String
   /// The lower-case SHA-256 of the entry file's bytes.
@@ -17,7 +17,7 @@ public struct ParsedSchema: Sendable, Hashable {
   public var locations: [String: SourceLocation]
 
   /// Creates a result.
-  public init(schema: InstantSchemaDefinition, warnings: [SchemaWarning] = [], sourceName: String, sourceHash: String, files: [String] = [],
+  public init(schema: InstantSchemaDefinition, warnings: [Diagnostic] = [], sourceName: String, sourceHash: String, files: [String] = [],
     locations: [String: SourceLocation] = [:]
   ) {
     self.schema = schema

@@ -13,7 +13,7 @@ struct InstantSchemaCommand: AsyncParsableCommand {
     ]
   )
 
-  /// ArgumentParser's `main()`, except that a ``SchemaError`` prints as it describes itself
+  /// ArgumentParser's `main()`, except that a ``Diagnostic`` prints as it describes itself
   /// (`file:line:column: error: …`), without ArgumentParser's own `Error: ` in front.
   static func main() async {
     do {
@@ -23,7 +23,7 @@ struct InstantSchemaCommand: AsyncParsableCommand {
       } else {
         try command.run()
       }
-    } catch let error as SchemaError {
+    } catch let error as Diagnostic {
       printError(error.description)
       exit(withError: ExitCode.failure)
     } catch {

@@ -3,6 +3,7 @@ import Foundation
 import InstantLocal
 import InstantLocalTesting
 import SharingInstant
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -83,11 +84,10 @@ struct DemoErrorTests {
       demo.type("add buy milk\nq\n")  // at once: before the client has even connected
       #expect(try await demo.waitForExit() == 0, "\(demo.text)")
       let reader = try DemoServer.remote(URL(string: url)!).client()
-      var titles: [String] = []
-      for _ in 0..<100 where titles.isEmpty {
+      let titles = try await eventually("the todo on the server", every: .milliseconds(50)) {
         let todos = try? await reader.queryOnce(["todos": [:]], timeout: .seconds(5)).data["todos"]
-        titles = todos?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
-        if titles.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        let titles = todos?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+        return titles.isEmpty ? nil : titles
       }
       #expect(titles == ["buy milk"])
       await reader.shutdown()

@@ -1,5 +1,6 @@
 import DemoSupport
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -84,33 +85,41 @@ final class DemoProcess: @unchecked Sendable {
   /// the demo exits first, with what it printed last.
   @discardableResult
   func waitForFrame(
-    _ what: String, since: Int? = nil, timeout: Duration = .seconds(20), where holds: (String) -> Bool
+    _ what: String, since: Int? = nil, timeout: Duration = .seconds(20), where holds: @escaping @Sendable (String) -> Bool
   ) async throws -> String {
-    var found: String?
-    try await poll(timeout, { "\(label): \(what) not seen within \(timeout); newest frame:\n\(frames.last ?? tail)" }) {
+    try await eventually(
+      "\(label): \(what)", timeout: timeout, every: .milliseconds(50),
+      detail: { "newest frame:\n\(frames.last ?? tail)" }
+    ) {
       let frames = self.frames
-      found = (since.map { frames.dropFirst($0) } ?? frames.suffix(1)).last(where: holds)
-      if found == nil, !process.isRunning {
-        throw DemoProcessFailure("\(label) exited (\(process.terminationStatus)) before \(what); it printed:\n\(tail)")
+      if let found = (since.map { frames.dropFirst($0) } ?? frames.suffix(1)).last(where: holds) { return found }
+      if !self.process.isRunning {
+        throw DemoProcessFailure("\(self.label) exited (\(self.process.terminationStatus)) before \(what); it printed:\n\(self.tail)")
       }
-      return found != nil
+      return nil
     }
-    return found!
   }
 
   /// Waits for the demo to exit by itself and returns its status; then waits a moment for the
   /// rest of its output (the end of the pipe can come later, or not at all while another child
   /// process started meanwhile holds a copy of its write end).
   func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-    try await poll(timeout, { "\(label) still running after \(timeout); it printed:\n\(tail)" }) { !process.isRunning }
-    let drained = ContinuousClock.now + .seconds(1)
-    while !lock.withLock({ outputEnded }), ContinuousClock.now < drained { try await Task.sleep(for: .milliseconds(20)) }
+    try await eventually("\(label) exits", timeout: timeout, every: .milliseconds(50), detail: { "it printed:\n\(tail)" }) {
+      !self.process.isRunning
+    }
+    try? await eventually("the end of \(label)'s output", timeout: .seconds(1), every: .milliseconds(20)) {
+      self.lock.withLock { self.outputEnded }
+    }
     return process.terminationStatus
   }
 
   /// Waits until what the demo printed satisfies `holds`, whether or not it still runs.
-  func waitForOutput(_ what: String, timeout: Duration = .seconds(20), where holds: (String) -> Bool) async throws {
-    try await poll(timeout, { "\(label): \(what) not printed within \(timeout); it printed:\n\(tail)" }) { holds(text) }
+  func waitForOutput(
+    _ what: String, timeout: Duration = .seconds(20), where holds: @escaping @Sendable (String) -> Bool
+  ) async throws {
+    try await eventually("\(label) prints \(what)", timeout: timeout, every: .milliseconds(50), detail: { "it printed:\n\(tail)" }) {
+      holds(self.text)
+    }
   }
 
   /// Ends the demo if it still runs (SIGTERM, then SIGKILL after a second).
@@ -124,16 +133,6 @@ final class DemoProcess: @unchecked Sendable {
   }
 
   private var tail: String { String(text.suffix(3000)) }
-}
-
-/// Checks `holds` every 50 ms until it is true; throws ``DemoProcessFailure`` with `failure()`
-/// after `timeout`.
-func poll(_ timeout: Duration, _ failure: () -> String, until holds: () throws -> Bool) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while try !holds() {
-    guard ContinuousClock.now < deadline else { throw DemoProcessFailure(failure()) }
-    try await Task.sleep(for: .milliseconds(50))
-  }
 }
 
 struct DemoProcessFailure: Error, CustomStringConvertible {

@@ -37,11 +37,9 @@ struct InstantDemoTests {
         #expect(run.output.contains("instant-demo: all 15 steps passed"))
       }
       let reader = try DemoServer.remote(URL(string: url)!).client()
-      // queryOnce throws until the client is connected: try for up to 5 s.
-      var left: JSON?
-      for _ in 0..<100 where left == nil {
-        left = try? await reader.queryOnce(["todos": [:]], timeout: .seconds(5)).data["todos"]
-        if left == nil { try await Task.sleep(for: .milliseconds(50)) }
+      // queryOnce throws until the client is connected.
+      let left = try await eventually("the todos read from the server", every: .milliseconds(50)) {
+        try? await reader.queryOnce(["todos": [:]], timeout: .seconds(5)).data["todos"]
       }
       #expect(left == [], "the story deletes the todos it made")
       await reader.shutdown()

@@ -2,6 +2,7 @@ import DemoSupport
 import Foundation
 import Observation
 import SharingInstant
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -82,24 +83,24 @@ final class ScreenLoad {
 
   /// Types `keys` into ann's demo and waits until bob's screen shows `shown`; every 100 changes,
   /// checks what they cost.
-  func type(_ keys: String, on demo: some TerminalDemo, until shown: @escaping @MainActor (String) -> Bool) async throws {
+  func type(_ keys: String, on demo: some TerminalDemo, until shown: @escaping @MainActor @Sendable (String) -> Bool) async throws {
     for character in keys { _ = await demo.handle(character == "\n" ? .enter : .text(String(character))) }
-    let deadline = ContinuousClock.now + .seconds(15)
-    while !shown(plain(screen.lastFrame)) {
-      guard ContinuousClock.now < deadline else {
-        Issue.record(
-          """
-          change \(changes + 1) (\(keys.debugDescription)) not shown; bob's screen:
-          \(screen.lastFrame.joined(separator: "\n"))
-          bob's frame computed now shows it: \(shown(plain(frame())))
-          ann's screen:
-          \(demo.body().joined(separator: "\n"))
-          """)
-        throw CancellationError()
+    try await eventually(
+      "change \(changes + 1) (\(keys.debugDescription)) shown on bob's screen", timeout: .seconds(15), every: .milliseconds(2),
+      detail: {
+        """
+        bob's screen:
+        \(screen.lastFrame.joined(separator: "\n"))
+        bob's frame computed now shows it: \(shown(plain(frame())))
+        ann's screen:
+        \(demo.body().joined(separator: "\n"))
+        """
       }
+    ) { @MainActor in
+      if shown(plain(self.screen.lastFrame)) { return true }
       // The old render loop multiplied frames with every change; stop before it takes the machine.
-      try #require(evaluations < 40 * (changes + 10), "\(evaluations) frames for \(changes) changes")
-      try await Task.sleep(for: .milliseconds(2))
+      try #require(self.evaluations < 40 * (self.changes + 10), "\(self.evaluations) frames for \(self.changes) changes")
+      return false
     }
     changes += 1
     if changes % 100 == 0 { try await checkpoint() }

@@ -1,5 +1,6 @@
 import DemoSupport
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ struct TerminalTTYTests {
     try await screen.wait("the todo, redrawn from the top") { $0.contains("\u{1B}[H") && $0.contains("1. [ ] on a tty") }
 
     _ = write(master, [UInt8(3)], 1)  // Ctrl-C: a byte in raw mode
-    try await poll(.seconds(20), { "todos still running after Ctrl-C" }) { !process.isRunning }
+    try await eventually("todos exits after Ctrl-C", every: .milliseconds(50)) { !process.isRunning }
     #expect(process.terminationStatus == 0)
     tcgetattr(slave, &attributes)
     #expect(attributes.c_lflag & tcflag_t(ICANON) != 0, "canonical again")
@@ -81,8 +82,10 @@ final class TTYScreen: @unchecked Sendable {
 
   var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 
-  func wait(_ what: String, timeout: Duration = .seconds(20), until holds: (String) -> Bool) async throws {
-    try await poll(timeout, { "\(what) not seen on the terminal within \(timeout):\n\(text.suffix(2000))" }) { holds(text) }
+  func wait(_ what: String, timeout: Duration = .seconds(20), until holds: @escaping @Sendable (String) -> Bool) async throws {
+    try await eventually(
+      "\(what) on the terminal", timeout: timeout, every: .milliseconds(50), detail: { String(text.suffix(2000)) }
+    ) { holds(self.text) }
   }
 
   func stop() { handle.readabilityHandler = nil }

@@ -1,5 +1,6 @@
 import InstantChaos
 import InstantCore
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -46,6 +47,15 @@ struct ChaosStateTests {
     }
     #expect(writes(7) == writes(7))
     #expect(writes(7) != writes(8))
+  }
+
+  @Test("SplitMix draws what the tests' SeededGenerator draws from the same seed")
+  func sameGeneratorAsTests() {
+    for seed: UInt64 in [0, 7, 0xC0FFEE, .max] {
+      var chaos = SplitMix(seed: seed)
+      var tests = SeededGenerator(seed: seed)
+      #expect((0..<100).map { _ in chaos.next() } == (0..<100).map { _ in tests.next() }, "seed \(seed)")
+    }
   }
 }
 

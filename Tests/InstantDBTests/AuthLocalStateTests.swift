@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import TestSupport
 import Testing
 
 @testable import InstantDB
@@ -15,7 +16,7 @@ struct AuthLocalStateTests {
       let db = server.client()
       defer { Task { await db.shutdown() } }
       let guest = try await db.signInAsGuest()
-      try await waitUntil("connected as the guest") { await db.status == .authenticated }
+      try await eventually("connected as the guest") { await db.status == .authenticated }
       await db.setNetworkAvailable(false)
       let write = try await db.transact(.update("notes", .id(InstantID.make()), ["v": 1]))
       try await db.sendMagicCode(email: "g@example.com")
@@ -38,12 +39,12 @@ struct AuthLocalStateTests {
       let watch = Watcher(db.subscribe(["notes": [:]]))
       try await watch.next { !$0.isFromCache && $0.rows("notes").count == 1 }
       let storage = await db.reactor.storage
-      try await waitUntil("the result is saved for offline start") { ((try? storage.loadQueries()) ?? [:]).count == 1 }
+      try await eventually("the result is saved for offline start") { ((try? storage.loadQueries()) ?? [:]).count == 1 }
       try await db.signInAsGuest()
       let left = try storage.loadQueries()
       #expect(left.isEmpty)
       // The subscription is answered again, for the new user.
-      try await waitUntil("connected as the guest") { await db.status == .authenticated }
+      try await eventually("connected as the guest") { await db.status == .authenticated }
       try await watch.next { !$0.isFromCache && $0.rows("notes").count == 1 }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import TestSupport
 import Testing
 
 @testable import InstantDB
@@ -22,14 +23,14 @@ struct AuthTests {
       #expect(guest.isGuest)
       #expect(guest.email == nil)
       try await waitFor(states, "guest") { $0 == .guest(guest) }
-      try await waitUntil("a new socket sends init with the guest's token") {
+      try await eventually("a new socket sends init with the guest's token") {
         transport.sent.contains { $0.contains("\"op\":\"init\"") && $0.contains(guest.refreshToken) }
       }
-      try await waitUntil("connected as the guest") { await db.status == .authenticated }
+      try await eventually("connected as the guest") { await db.status == .authenticated }
 
       await db.signOut()
       try await waitFor(states, "signed out") { $0 == .signedOut }
-      try await waitUntil("an anonymous init follows the guest's") {
+      try await eventually("an anonymous init follows the guest's") {
         // The first socket may open before or after the sign-in: only the order matters.
         let inits = transport.sent.filter { $0.contains("\"op\":\"init\"") }
         guard let guestInit = inits.lastIndex(where: { $0.contains(guest.refreshToken) }) else { return false }
@@ -74,7 +75,7 @@ struct AuthTests {
       #expect(!user.isGuest)
       let state = await db.authState
       #expect(state == .signedIn(user))
-      try await waitUntil("connected as Bob") { await db.status == .authenticated }
+      try await eventually("connected as Bob") { await db.status == .authenticated }
       // The same email through a magic code is the same user.
       try await db.sendMagicCode(email: "bob@example.com")
       let code = try #require(await server.server.lastMagicCode(appID: LocalServer.appID, email: "bob@example.com"))
@@ -141,7 +142,7 @@ struct AuthTests {
       let second = server.client(storage: storage)
       let restored = await second.authState
       #expect(restored == .guest(user))
-      try await waitUntil("connected with the stored token") { await second.status == .authenticated }
+      try await eventually("connected with the stored token") { await second.status == .authenticated }
       await second.verifyStoredUser()
       let verified = await second.authState
       #expect(verified == .guest(user))
@@ -150,7 +151,7 @@ struct AuthTests {
       await second.reconnectNow()
       let states = Watching(second.authStateUpdates())
       try await waitFor(states, "signed out by the server's init error") { $0 == .signedOut }
-      try await waitUntil("reconnected anonymously") { await second.status == .authenticated }
+      try await eventually("reconnected anonymously") { await second.status == .authenticated }
       #expect(!FileManager.default.fileExists(atPath: path))
       #if canImport(Security)
         #expect(try Keychain.read(account: path) == nil, "signing out deletes the Keychain item")
@@ -169,11 +170,11 @@ struct AuthTests {
         logger: CapturingLogHandler.logger(lines))
       defer { Task { await db.shutdown() } }
       let user = try await db.signInAsGuest()
-      try await waitUntil("connected as the guest") { await db.status == .authenticated }
+      try await eventually("connected as the guest") { await db.status == .authenticated }
       try await db.authAPI.signOut(user.refreshToken)  // revoked: the server's init error echoes the token
       await db.reconnectNow()
-      try await waitUntil("signed out") { await db.authState == .signedOut }
-      try await waitUntil("reconnected") { await db.status == .authenticated }
+      try await eventually("signed out") { await db.authState == .signedOut }
+      try await eventually("reconnected") { await db.status == .authenticated }
       let all = lines.withLock { $0 }
       #expect(all.contains { $0.contains("\"op\":\"init\"") }, "debug lines were captured")
       #expect(all.contains { $0.contains("<redacted>") })
@@ -191,13 +192,13 @@ struct AuthTests {
     try await withServer { server in
       let db = server.client()
       defer { Task { await db.shutdown() } }
-      try await waitUntil("connected") { await db.status == .authenticated }
+      try await eventually("connected") { await db.status == .authenticated }
       let rejections = Watching(db.rejectedWrites())
       await db.setNetworkAvailable(false)
       let write = try await db.transact(.update("notes", .id(InstantID.make()), ["v": 1]))
       try await db.signInAsGuest()
       await #expect(throws: InstantClientError.self) { try await write.synced() }
-      try await waitUntil("the rejection is reported") { rejections.values.count == 1 }
+      try await eventually("the rejection is reported") { rejections.values.count == 1 }
       #expect(rejections.values.first?.error.kind == .userChanged)
       #expect(await db.pendingWrites.isEmpty)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -64,12 +65,12 @@ struct ClientBadInputTests {
       transport.inject(emptyResult)  // the first answer, before "kept" existed
       // Frames are handled in order: once this one has been, so have the replays.
       transport.inject(#"{"op": "app-status-changed", "status": "read-only"}"#)
-      try await waitUntil("the frames after the replays are handled") { await a.appStatus == .readOnly }
+      try await eventually("the frames after the replays are handled") { await a.appStatus == .readOnly }
       let shown = Watcher(a.subscribe(["todos": [:]]))  // starts with what the query shows now
       let current = try await shown.next { _ in true }
       #expect(current.column("todos", "title") == ["kept"], "the replayed older result is not shown")
       transport.inject(#"{"op": "app-status-changed", "status": "active"}"#)
-      try await waitUntil("the app is active again") { await a.appStatus == .active }
+      try await eventually("the app is active again") { await a.appStatus == .active }
       try await a.transact(.update("todos", .id(InstantID.make()), ["title": "after"])).synced()
       let result = try await watch.next { Set($0.column("todos", "title")) == ["kept", "after"] && !$0.hasPendingWrites }
       #expect(result.error == nil)
@@ -89,7 +90,7 @@ struct ClientBadInputTests {
       try await watch.next { !$0.isFromCache }
 
       transport.inject(#"{"op": "app-status-changed", "status": "read-only"}"#)
-      try await waitUntil("the app is read-only") { await a.appStatus == .readOnly }
+      try await eventually("the app is read-only") { await a.appStatus == .readOnly }
       let error = await #expect(throws: InstantClientError.self) {
         try await a.transact(.update("todos", .id(InstantID.make()), ["title": "x"]))
       }
@@ -98,7 +99,7 @@ struct ClientBadInputTests {
       #expect(pending.isEmpty)
 
       transport.inject(#"{"op": "app-status-changed", "status": "active"}"#)
-      try await waitUntil("the app is active") { await a.appStatus == .active }
+      try await eventually("the app is active") { await a.appStatus == .active }
       try await a.transact(.update("todos", .id(InstantID.make()), ["title": "x"])).synced()
       try await watch.next { $0.column("todos", "title") == ["x"] }
     }
@@ -147,7 +148,7 @@ struct ClientBadInputTests {
       let watch = Watcher(a.subscribe(["todos": [:]]))
       try await watch.next { !$0.isFromCache }
       await a.setNetworkAvailable(false)
-      try await waitUntil("A goes offline") { await a.status == .closed }
+      try await eventually("A goes offline") { await a.status == .closed }
       let first = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "1"]))
       let second = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "2"]))
       let before = transport.sent.count
@@ -181,7 +182,7 @@ struct ClientBadInputTests {
       try await Task.sleep(for: .milliseconds(100))
       #expect(!transport.sent.contains { $0.contains("remove-query") })
       two.stop()
-      try await waitUntil("remove-query is sent") { transport.sent.contains { $0.contains("remove-query") } }
+      try await eventually("remove-query is sent") { transport.sent.contains { $0.contains("remove-query") } }
       let frames = try transport.sent.map { try JSON.parse($0) }
       #expect(frames.filter { $0["op"] == "add-query" }.count == 1)
       let remove = try #require(frames.first { $0["op"] == "remove-query" })

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 @testable import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -58,7 +59,7 @@ struct ClientErrorTests {
         return error
       }
     }
-    try await waitUntil("the write is pending") { await db.pendingWrites.count == 1 }
+    try await eventually("the write is pending") { await db.pendingWrites.count == 1 }
     await db.shutdown()
     let error = await waiting.value
     #expect(error?.kind == .shutDown)
@@ -135,11 +136,11 @@ struct ClientErrorTests {
       let transport = InjectingTransport()
       let db = server.client(transport: transport)
       defer { Task { await db.shutdown() } }
-      try await waitUntil("connected") { await db.status == .authenticated }
+      try await eventually("connected") { await db.status == .authenticated }
       // The first send is lost, and the reference's refusal for it arrives instead.
       transport.dropOutgoing.withLock { $0 = { text in text.contains("\"transact\"") } }
       let write = try await db.transact(.update("pets", .id(InstantID.make()), ["name": "Rex"]))
-      try await waitUntil("the write went out") { transport.sent.contains { $0.contains(write.id) } }
+      try await eventually("the write went out") { transport.sent.contains { $0.contains(write.id) } }
       transport.dropOutgoing.withLock { $0 = { _ in false } }
       let refusal: JSON = [
         "op": "error", "status": 400, "client-event-id": .string(write.id),
@@ -168,7 +169,7 @@ struct ClientErrorTests {
       let a = server.client()
       let b = server.client(transport: transport)
       defer { Task { await a.shutdown(); await b.shutdown() } }
-      try await waitUntil("both connected") {
+      try await eventually("both connected") {
         let (statusA, statusB) = (await a.status, await b.status)
         return statusA == .authenticated && statusB == .authenticated
       }

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -111,7 +112,7 @@ struct ClientSyncTests {
       try await watchB.next { !$0.isFromCache }
 
       await a.setNetworkAvailable(false)
-      try await waitUntil("A goes offline") { await a.status == .closed }
+      try await eventually("A goes offline") { await a.status == .closed }
       let receipt = try await a.transact(.update("todos", .id(InstantID.make()), ["title": "Offline"]))
       let local = try await watchA.next { $0.column("todos", "title") == ["Offline"] }
       let localHasPending = local.hasPendingWrites
@@ -145,7 +146,7 @@ struct ClientSyncTests {
       try await watchB.next { $0.rows("users").count == 1 }
 
       await a.setNetworkAvailable(false)
-      try await waitUntil("A goes offline") { await a.status == .closed }
+      try await eventually("A goes offline") { await a.status == .closed }
       let duplicate = try await a.transact(.update("users", .id(InstantID.make()), ["email": "a@example.com"]))
       try await watchA.next { $0.rows("users").count == 2 }
       await a.setNetworkAvailable(true)
@@ -186,14 +187,14 @@ struct ClientSyncTests {
     try await withServer { server in
       let a = server.client()
       defer { Task { await a.shutdown() } }
-      try await waitUntil("A connects") { await a.status == .authenticated }
+      try await eventually("A connects") { await a.status == .authenticated }
       try await a.transact(.update("todos", .id(InstantID.make()), ["title": "One"])).synced()
       let result = try await a.queryOnce(["todos": [:]])
       #expect(result.column("todos", "title") == ["One"])
       #expect(!result.isFromCache)
 
       await a.setNetworkAvailable(false)
-      try await waitUntil("A goes offline") { await a.status == .closed }
+      try await eventually("A goes offline") { await a.status == .closed }
       let error = await #expect(throws: InstantClientError.self) { try await a.queryOnce(["todos": [:]]) }
       #expect(error?.kind == .offline)
     }

@@ -58,7 +58,7 @@ struct ConnectionCutTests {
         if rng.next() % 5 == 0 { try await Task.sleep(for: .milliseconds(Int(rng.next() % 20))) }
       }
       #expect(cuts > 3, "the run cut connections several times")
-      try await waitUntil(timeout: .seconds(30), "every write is acknowledged") {
+      try await eventually("every write is acknowledged", timeout: .seconds(30)) {
         let pa = await a.pendingWrites
         let pb = await b.pendingWrites
         return (pa + pb).allSatisfy { $0.state == .synced }
@@ -71,10 +71,11 @@ struct ConnectionCutTests {
       }
       #expect(refused.isEmpty, "refused: \(refused)")
 
-      func matchesModel(_ r: QueryResult) -> Bool {
+      let expected = model
+      @Sendable func matchesModel(_ r: QueryResult) -> Bool {
         var seen: [String: Double] = [:]
         for row in r.rows("notes") { seen[row["id"]!.stringValue!] = row["v"]?.numberValue }
-        return seen == model && !r.hasPendingWrites
+        return seen == expected && !r.hasPendingWrites
       }
       try await watchA.next(timeout: .seconds(30), "A to converge", where: matchesModel)
       try await watchB.next(timeout: .seconds(30), "B to converge", where: matchesModel)

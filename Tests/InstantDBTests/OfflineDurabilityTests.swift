@@ -23,7 +23,7 @@ struct OfflineDurabilityTests {
       try await a.transact(.update("items", .id(InstantID.make()), ["n": 0])).synced()
       return (a, server.port)
     }
-    try await waitUntil("A notices the server is gone") { await first.status != .authenticated }
+    try await eventually("A notices the server is gone") { await first.status != .authenticated }
 
     // Each write adds an item and overwrites one counter: the counter ends at 100 only if the
     // writes were applied in the order they were made.
@@ -49,7 +49,7 @@ struct OfflineDurabilityTests {
       let ns = result.column("items", "n").compactMap(\.numberValue).sorted()
       #expect(ns == (0...100).map(Double.init), "every write exactly once")
       #expect(result.column("counters", "last") == [100], "applied in the order they were made")
-      try await waitUntil("A's queue drains") { await reopened.pendingWrites.allSatisfy { $0.state == .synced } }
+      try await eventually("A's queue drains") { await reopened.pendingWrites.allSatisfy { $0.state == .synced } }
       await reopened.shutdown()
       await b.shutdown()
     }
@@ -275,13 +275,13 @@ struct ResendTests {
       let b = server.client()
       defer { Task { await a.shutdown(); await b.shutdown() } }
       let watchB = Watcher(b.subscribe(["todos": [:]]))
-      try await waitUntil("A connects") { await a.status == .authenticated }
+      try await eventually("A connects") { await a.status == .authenticated }
 
       transport.dropIncoming.withLock { $0 = { $0.contains("\"transact-ok\"") } }
       let id = InstantID.make()
       let receipt = try await a.transact(.create("todos", .id(id), ["title": "once"]))
       try await watchB.next { $0.column("todos", "title") == ["once"] }  // committed on the server
-      try await waitUntil("the transact-ok is lost") { transport.dropped.withLock { !$0.isEmpty } }
+      try await eventually("the transact-ok is lost") { transport.dropped.withLock { !$0.isEmpty } }
       transport.dropIncoming.withLock { $0 = { _ in false } }
       await a.reconnectNow()
 

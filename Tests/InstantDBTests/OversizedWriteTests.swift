@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -22,26 +23,20 @@ struct OversizedWriteTests {
       let next = try await db.transact(.update("todos", .id(small), ["title": "fits"]))
       // Waited for at most 20 s: before the server named the write in its error, nothing ever
       // answered it (it stayed pending and was sent again on every connection).
-      let answer = Locked<Result<Int, InstantClientError>?>(nil)
-      Task {
+      let outcome = try await eventually("the 48 KiB write acknowledged or refused") {
+        () async -> Result<Int, InstantClientError>? in
         do throws(InstantClientError) {
-          let txID = try await large.synced()
-          answer.withLock { $0 = .success(txID) }
+          return .success(try await large.synced())
         } catch {
-          answer.withLock { $0 = .failure(error) }
+          return .failure(error)
         }
       }
-      let deadline = ContinuousClock.now + .seconds(20)
-      while answer.withLock({ $0 == nil }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-      let outcome = answer.withLock { $0 }
       switch outcome {
-      case .failure(let error)?:
+      case .failure(let error):
         #expect(error.kind == .transactionRejected, "\(error)")
         #expect(error.message.contains("the limit is 32768"), "\(error.message)")
-      case .success?:
+      case .success:
         Issue.record("a 48 KiB write was acknowledged by a server that reads at most 32 KiB")
-      case nil:
-        Issue.record("the 48 KiB write was neither acknowledged nor refused within 20 s")
       }
       _ = try await next.synced()
       try await todos.next { $0.rows("todos").map { $0["id"]?.stringValue } == [small] && !$0.hasPendingWrites }

@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import TestSupport
 import Testing
 
 @testable import InstantDB
@@ -39,11 +40,7 @@ struct QuerySubscriptionTests {
   /// Waits until `count` subscribes and unsubscribes have finished, then expects no query left.
   private func expectNoLiveQuery(_ client: InstantClient, after count: Int) async throws {
     let hooks = client.reactor.subscriptionHooks
-    let deadline = ContinuousClock.now + .seconds(20)
-    while hooks.finished != (count, count), ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(5))
-    }
-    #expect(hooks.finished == (count, count), "every subscribe and unsubscribe ran")
+    try await eventually("every subscribe and unsubscribe ran", every: .milliseconds(5)) { hooks.finished == (count, count) }
     let live = await client.reactor.queries.count
     #expect(live == 0, "\(live) queries are still live after their iterations ended")
   }
@@ -57,9 +54,6 @@ final class AsyncGate: @unchecked Sendable {
   func open() { lock.withLock { isOpen = true } }
 
   func wait(upTo limit: Duration) async {
-    let deadline = ContinuousClock.now + limit
-    while !lock.withLock({ isOpen }), ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(1))
-    }
+    try? await eventually("the gate opens", timeout: limit, every: .milliseconds(1)) { self.lock.withLock { self.isOpen } }
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -23,7 +24,7 @@ struct ReadmeExampleTests {
       }
       let write = try await db.transact(.update("todos", .id(InstantID.make()), ["title": "Run"]))
       try await write.synced()
-      try await waitUntil("the subscriber prints the todo") {
+      try await eventually("the subscriber prints the todo") {
         printed.withLock { $0.contains { $0.contains("\"Run\"") && !$0.contains("saving") } }
       }
       reader.cancel()

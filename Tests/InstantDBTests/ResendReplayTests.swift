@@ -2,6 +2,7 @@ import Foundation
 import InstantChaos
 import InstantCore
 import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -32,12 +33,12 @@ struct ResendReplayTests {
       try await a.transact([.update("notes", .id(x), ["v": 2]), .update("notes", .id(y), ["v": 2])])
       try await a.transact(.delete("notes", .id(y)))
       try await watchB.next { $0.column("notes", "v") == [2] }
-      try await waitUntil("three acknowledgements dropped") { transport.dropped.withLock { $0.count } == 3 }
+      try await eventually("three acknowledgements dropped") { transport.dropped.withLock { $0.count } == 3 }
       transport.dropIncoming.withLock { $0 = { _ in false } }
       proxy.drop()
 
       // After the re-sends: x keeps the value of the last write that set it.
-      try await waitUntil(timeout: .seconds(20), "every write answered") {
+      try await eventually("every write answered", timeout: .seconds(20)) {
         await a.pendingWrites.allSatisfy { $0.state == .synced }
       }
       let server = try await watchB.next(timeout: .seconds(5), "the server's x") { !$0.rows("notes").isEmpty }
@@ -72,11 +73,11 @@ struct ResendReplayTests {
       try await a.transact([.link("lists", .id(l1), ["items": .string(item)]), .update("items", .id(item), ["n": 2])])
       try await a.transact(.unlink("lists", .id(l1), ["items": .string(item)]))
       try await a.transact(.link("lists", .id(l2), ["items": .string(item)]))
-      try await waitUntil("four acknowledgements dropped") { transport.dropped.withLock { $0.count } == 4 }
+      try await eventually("four acknowledgements dropped") { transport.dropped.withLock { $0.count } == 4 }
       transport.dropIncoming.withLock { $0 = { _ in false } }
       proxy.drop()
 
-      try await waitUntil(timeout: .seconds(20), "every write answered") {
+      try await eventually("every write answered", timeout: .seconds(20)) {
         await a.pendingWrites.allSatisfy { $0.state == .synced }
       }
       let onServer = try await watchB.next(timeout: .seconds(5), "the item under l2") {
@@ -104,7 +105,7 @@ struct ResendReplayTests {
       let note = InstantID.make()
       transport.dropOutgoing.withLock { $0 = { $0.contains("\"transact\"") } }
       try await a.transact(.update("tags", .id(tag), ["name": "new"]))
-      try await waitUntil("the create is sent") { await a.pendingWrites.last?.state == .sent }
+      try await eventually("the create is sent") { await a.pendingWrites.last?.state == .sent }
       await a.setNetworkAvailable(false)
       transport.dropOutgoing.withLock { $0 = { _ in false } }
       // Offline: a strict update of the tag (this device has seen it), a note, then the tag's delete.
@@ -113,7 +114,7 @@ struct ResendReplayTests {
       let rejections = Watching(a.rejectedWrites())
       await a.setNetworkAvailable(true)
 
-      try await waitUntil(timeout: .seconds(20), "every write answered") {
+      try await eventually("every write answered", timeout: .seconds(20)) {
         await a.pendingWrites.allSatisfy { $0.state == .synced }
       }
       #expect(rejections.values.isEmpty, "refused: \(rejections.values)")

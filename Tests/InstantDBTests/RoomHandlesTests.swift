@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import TestSupport
 import Testing
 
 @testable import InstantDB
@@ -68,10 +69,10 @@ struct RoomHandlesTests {
       // A room left before its join-room-ok arrives: the client leaves when it does.
       await early.leave()
       try await waitFor(seenByB, "A is gone") { $0.peers.isEmpty }
-      try await waitUntil("connected") { await a.status == .authenticated }
+      try await eventually("connected") { await a.status == .authenticated }
       let quick = await a.joinRoom(type: "chat", id: "h3")
       await quick.leave()
-      try await waitUntil("the late join-room-ok is answered with leave-room") {
+      try await eventually("the late join-room-ok is answered with leave-room") {
         transport.sent.contains { $0.contains("\"leave-room\"") && $0.contains("h3") }
       }
       let probe = await b.joinRoom(type: "chat", id: "h3")
@@ -96,8 +97,8 @@ struct RoomHandlesTests {
 
       try await roomA.publish(topic: "emoji", ["emoji": 5] as JSON)
       try await roomA.publish(topic: "emoji", Emoji(emoji: "🎉"))
-      try await waitUntil("both events reach the untyped stream") { untyped.values.count == 2 }
-      try await waitUntil("the good one reaches the typed stream") { typed.values.count == 1 }
+      try await eventually("both events reach the untyped stream") { untyped.values.count == 2 }
+      try await eventually("the good one reaches the typed stream") { typed.values.count == 1 }
       #expect(typed.values.map(\.data) == [Emoji(emoji: "🎉")])
       #expect(untyped.values.first?.data == ["emoji": 5])
       #expect(other.values.isEmpty, "topics are separate")

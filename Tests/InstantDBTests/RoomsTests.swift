@@ -2,6 +2,7 @@ import Foundation
 import InstantChaos
 import InstantCore
 @testable import InstantDB
+import TestSupport
 import Testing
 
 struct Cursor: Codable, Sendable, Equatable {
@@ -65,8 +66,8 @@ struct RoomsTests {
 
       try await roomA.publish(topic: "emoji", Emoji(emoji: "🔥"))
       try await roomB.publish(topic: "emoji", Emoji(emoji: "👋"))
-      try await waitUntil("B gets A's event") { atB.values.count == 1 }
-      try await waitUntil("A gets B's event") { atA.values.count == 1 }
+      try await eventually("B gets A's event") { atB.values.count == 1 }
+      try await eventually("A gets B's event") { atA.values.count == 1 }
       #expect(atB.values.first?.data == Emoji(emoji: "🔥"))
       #expect(atB.values.first?.peerID == presenceA.values.last?.peerID)
       #expect(atA.values.first?.data == Emoji(emoji: "👋"))
@@ -78,9 +79,9 @@ struct RoomsTests {
       defer { Task { await c.shutdown() } }
       let roomC = await c.joinRoom(type: "chat", id: "t1")
       for n in 1...3 { try await roomC.publish(topic: "emoji", Emoji(emoji: "\(n)")) }
-      try await waitUntil("B gets C's queued events in order") { atB.values.count == 4 }
+      try await eventually("B gets C's queued events in order") { atB.values.count == 4 }
       #expect(atB.values.dropFirst().map(\.data.emoji) == ["1", "2", "3"])
-      try await waitUntil("A gets C's events too") { atA.values.count == 4 }
+      try await eventually("A gets C's events too") { atA.values.count == 4 }
       // Nobody hears their own broadcast.
       let peerA = presenceA.values.last?.peerID
       #expect(!atA.values.contains { $0.peerID == peerA })
@@ -183,9 +184,7 @@ struct RoomsTests {
 func waitFor<Element: Sendable>(
   _ watching: Watching<Element>, timeout: Duration = .seconds(20), _ what: String, _ predicate: @escaping @Sendable (Element) -> Bool
 ) async throws {
-  do {
-    try await waitUntil(timeout: timeout, what) { watching.values.last.map(predicate) ?? false }
-  } catch {
-    throw TimedOut(description: "\(error); last: \(watching.values.last.map { "\($0)" } ?? "none")")
+  try await eventually(what, timeout: timeout, detail: { "last: \(watching.values.last.map { "\($0)" } ?? "none")" }) {
+    watching.values.last.map(predicate) ?? false
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantDB
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -23,14 +24,14 @@ struct WireTranscriptTests {
       try await a.transact(.update("goals", .id(InstantID.make()), ["title": "Run"])).synced()
 
       let room = try await a.joinRoom(type: "chat", id: "r1", initialPresence: ["name": "Al"])
-      try await waitUntil("set-presence follows join-room-ok") { transport.sent.contains { $0.contains("\"set-presence\"") } }
+      try await eventually("set-presence follows join-room-ok") { transport.sent.contains { $0.contains("\"set-presence\"") } }
       try await room.publish(topic: "emoji", ["e": "🔥"] as JSON)
-      try await waitUntil("the broadcast is sent") { transport.sent.contains { $0.contains("\"client-broadcast\"") } }
+      try await eventually("the broadcast is sent") { transport.sent.contains { $0.contains("\"client-broadcast\"") } }
       first.stop()
       second.stop()
-      try await waitUntil("remove-query once the last subscriber left") { transport.sent.contains { $0.contains("\"remove-query\"") } }
+      try await eventually("remove-query once the last subscriber left") { transport.sent.contains { $0.contains("\"remove-query\"") } }
       await room.leave()
-      try await waitUntil("leave-room") { transport.sent.contains { $0.contains("\"leave-room\"") } }
+      try await eventually("leave-room") { transport.sent.contains { $0.contains("\"leave-room\"") } }
 
       let frames = try transport.sent.map { try JSON.parse($0) }
       let ops = frames.compactMap { $0["op"]?.stringValue }

@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantLocal
 import InstantLocalTesting
+import TestSupport
 import Testing
 
 @Suite("durability")
@@ -50,12 +51,9 @@ struct DurabilityTests {
         _ = try await s.request(transact(createEntity(d, idAttr: idAttr, [body: .string(text)])))
       }
       // Commits only append to the WAL; the checkpointer copies them into the database file.
-      var size = 0
-      for _ in 0..<50 where size < 600_000 {
-        try await Task.sleep(for: .milliseconds(100))
-        size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      try await eventually("the database file holds the 200 commits", timeout: .seconds(5), every: .milliseconds(100)) {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0) >= 600_000
       }
-      #expect(size >= 600_000)
       await s.close()
     }
   }

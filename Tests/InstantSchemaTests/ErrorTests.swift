@@ -42,7 +42,9 @@ import Testing
   }
 
   @Test(arguments: cases) func failsWithItsError(_ example: Case) {
-    #expect(TestSupport.error(example.schema, files: example.files ?? [:])?.description == example.error)
+    let error = TestSupport.error(example.schema, files: example.files ?? [:])
+    #expect(error?.description == example.error)
+    #expect(error?.severity == .error)
   }
 
   @Test func aMissingModuleIsNamed() {

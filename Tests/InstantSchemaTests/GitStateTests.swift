@@ -12,7 +12,7 @@ import Testing
       let output = directory.appendingPathComponent("Generated").path
       try SampleSchema.source.write(toFile: schema, atomically: true, encoding: .utf8)
 
-      #expect(throws: SchemaError.self) { try GitState.requireCommitted(schema) }
+      #expect(throws: Diagnostic.self) { try GitState.requireCommitted(schema) }
       try await TestSupport.git(["add", "."], in: directory)
       try await TestSupport.git(["commit", "-qm", "schema"], in: directory)
       try GitState.requireCommitted(schema)
@@ -22,14 +22,14 @@ import Testing
       #expect {
         try GitState.requireCommitted(schema)
       } throws: { error in
-        (error as? SchemaError)?.message.contains("uncommitted changes") == true
+        (error as? Diagnostic)?.message.contains("uncommitted changes") == true
       }
 
       try "x".write(toFile: output + "/Stray.swift", atomically: true, encoding: .utf8)
       #expect {
         try GitState.requireClean(output)
       } throws: { error in
-        (error as? SchemaError)?.message.contains("Stray.swift") == true
+        (error as? Diagnostic)?.message.contains("Stray.swift") == true
       }
     }
   }
@@ -43,7 +43,7 @@ import Testing
         #expect {
           try check()
         } throws: { error in
-          let message = (error as? SchemaError)?.message ?? ""
+          let message = (error as? Diagnostic)?.message ?? ""
           return message.contains("is not inside a git repository") && message.contains("git init") && !message.contains("not committed")
         }
       }

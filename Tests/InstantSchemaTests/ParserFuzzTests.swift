@@ -48,7 +48,7 @@ struct ParserFuzzTests {
           for _ in 0..<Int.random(in: 1...3, using: &rng) { Self.mutate(&chars, using: &rng) }
           var mutated = String.UnicodeScalarView()
           mutated.append(contentsOf: chars)
-          do throws(SchemaError) {
+          do throws(Diagnostic) {
             let result = try InstantSchemaParser.parse(source: String(mutated))
             _ = SwiftGenerator(for: result).generate(result.schema)
             parsed += 1

@@ -141,6 +141,10 @@ import InstantCore
     let parsed = try TestSupport.parse(TestSupport.schema(entities: "a: i.entity({ id: i.string().unique(), b: i.string() }),"))
     #expect(parsed.schema.entities[0].attributes.map(\.name) == ["b"])
     #expect(parsed.warnings.first?.schemaPath == "entities.a.id")
+    #expect(parsed.warnings.first?.severity == .warning)
+    #expect(
+      parsed.warnings.first?.description
+        == "instant.schema.ts:5:15: warning: `id` is implicit on every entity; the declared `id` attribute is dropped (at entities.a.id)")
   }
 
   @Test func withRoomSchemaAndAsTypeAreAcceptedWithWarnings() throws {

@@ -20,12 +20,12 @@ import Testing
     await #expect {
       _ = try await SchemaPull.fetch(appID: "app-1", apiURI: URL(string: "http://127.0.0.1:\(server.port)")!, token: nil)
     } throws: { error in
-      let message = (error as? SchemaError)?.message ?? ""
+      let message = (error as? Diagnostic)?.message ?? ""
       return message.contains("HTTP 401") && message.contains("--token")
     }
   }
 
   @Test func rejectsABodyThatIsNotAPullResponse() {
-    #expect(throws: SchemaError.self) { try SchemaPull.schema(fromPullResponse: Data(#"{"ok": true}"#.utf8)) }
+    #expect(throws: Diagnostic.self) { try SchemaPull.schema(fromPullResponse: Data(#"{"ok": true}"#.utf8)) }
   }
 }

@@ -1,5 +1,6 @@
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 @Suite("Auth key", .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import InstantCore
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 /// A custom request, as the original library let callers define.

@@ -1,6 +1,7 @@
 import InstantCore
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 @Suite("Results that do not decode", .timeLimit(.minutes(1)))

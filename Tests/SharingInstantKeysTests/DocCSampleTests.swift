@@ -2,6 +2,7 @@ import Foundation
 import InstantLocalTesting
 import Observation
 import SharingInstant
+import TestSupport
 import Testing
 import InstantLocal
 

@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import InstantDB
 @testable import SharingInstant
+import TestSupport
 import Testing
 
 /// A `withLock` edit sends exactly what its closure changed, whatever another device's result did
@@ -388,10 +389,14 @@ final class Gate: @unchecked Sendable {
     let deadline = Date(timeIntervalSinceNow: timeout)
     try condition.withLock {
       while !isOpen, failure == nil {
-        guard condition.wait(until: deadline) else { throw NotInTime(description: "\(what) did not happen within \(Int(timeout)) s") }
+        guard condition.wait(until: deadline) else { throw NotInTime(what: what, timeout: .seconds(timeout)) }
       }
-      if let failure { throw NotInTime(description: failure) }
+      if let failure { throw Failed(description: "\(what): \(failure)") }
     }
+  }
+
+  struct Failed: Error, CustomStringConvertible {
+    var description: String
   }
 }
 

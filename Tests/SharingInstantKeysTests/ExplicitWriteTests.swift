@@ -1,6 +1,7 @@
 import InstantCore
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 @Suite("Explicit writes", .timeLimit(.minutes(1)))

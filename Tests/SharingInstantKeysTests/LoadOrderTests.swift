@@ -1,6 +1,7 @@
 import InstantCore
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 /// A key's load and its live subscription run on separate tasks. Under load the load's first

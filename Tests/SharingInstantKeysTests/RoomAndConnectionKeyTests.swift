@@ -1,6 +1,7 @@
 import InstantCore
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 private struct Cursor: Codable, Sendable, Equatable {

@@ -1,6 +1,7 @@
 import InstantCore
 import InstantDB
 import SharingInstant
+import TestSupport
 import Testing
 
 /// The seed's failures (`05-SyncArchitectureAnalysis.md`), each against instant-local with two

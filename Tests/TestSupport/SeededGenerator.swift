@@ -1,5 +1,9 @@
 /// A reproducible random number generator (SplitMix64): tests that draw random input take a seed
 /// and name it in every failure, so a failing run can be replayed.
+///
+/// InstantChaos has the same generator as `SplitMix` (a test checks that both draw the same
+/// sequence): it ships as a library, which cannot depend on this test-only target, and this
+/// target depends on nothing so that every test target can use it.
 public struct SeededGenerator: RandomNumberGenerator {
   private var state: UInt64
 

@@ -50,7 +50,7 @@ struct SchemaPlan {
   var entities: [Entity] = []
   var rooms: [Room] = []
   var links: [Link] = []
-  var warnings: [SchemaWarning] = []
+  var warnings: [Diagnostic] = []
 
   init(schema: InstantSchemaDefinition) {
     var topLevel = NameScope(reserved: SwiftNaming.reservedTypeNames)
@@ -64,7 +64,7 @@ struct SchemaPlan {
       }
       let claimed = topLevel.claim(name)
       if claimed != SwiftNaming.entityTypeName(for: entity.name) {
-        warnings.append(SchemaWarning("`\(entity.name)` is generated as `\(claimed)` to avoid a name clash", schemaPath: "entities.\(entity.name)"))
+        warnings.append(.warning("`\(entity.name)` is generated as `\(claimed)` to avoid a name clash", schemaPath: "entities.\(entity.name)"))
       }
       entityTypeNames[entity.name] = claimed
     }
@@ -115,7 +115,7 @@ struct SchemaPlan {
           guard let targetTypeName = entityTypeNames[other.namespace] else { continue }
           guard wireNames.insert(side.label).inserted else {
             warnings.append(
-              SchemaWarning(
+              .warning(
                 "`\(entity.name)` already has a property named `\(side.label)`, so the link `\(definition.name)` gets no property on \(typeName) (it stays in Schema.Links)",
                 schemaPath: "links.\(definition.name)"))
             continue

@@ -15,7 +15,7 @@ public struct SwiftGenerator: Sendable {
     /// The files, in the order of ``SwiftGenerator/fileNames``.
     public var files: [GeneratedFile]
     /// Names that had to change and types that could not be mapped.
-    public var warnings: [SchemaWarning]
+    public var warnings: [Diagnostic]
   }
 
   /// The schema file's name as it should appear in headers, for example `instant.schema.ts`.

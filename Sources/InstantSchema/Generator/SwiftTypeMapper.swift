@@ -3,7 +3,7 @@
 struct SwiftTypeMapper {
   /// Names no nested type may take: top-level generated types and reserved Swift names.
   let forbiddenNames: Set<String>
-  var warnings: [SchemaWarning] = []
+  var warnings: [Diagnostic] = []
 
   /// The nested types of one struct being generated.
   struct Scope {
@@ -25,7 +25,7 @@ struct SwiftTypeMapper {
       let name = names.claim(wanted)
       let attributePath = "\(path).\(attribute.name)"
       if name != wanted {
-        warnings.append(SchemaWarning("`\(attribute.name)` is generated as `\(name)` to avoid a name clash", schemaPath: attributePath))
+        warnings.append(.warning("`\(attribute.name)` is generated as `\(name)` to avoid a name clash", schemaPath: attributePath))
       }
       var (type, optional) = mapAttribute(attribute, fieldName: name, scope: &scope, path: attributePath)
       if attribute.isOptional && !attribute.isClientRequired { optional = true }
@@ -46,7 +46,7 @@ struct SwiftTypeMapper {
         return (declareEnum(literals, suggested: enumName(for: argument, fieldName: fieldName), scope: &scope), false)
       }
       if argument.resolvingAliases != .string {
-        warnings.append(SchemaWarning("`i.string<\(attribute.typeArgumentText ?? "")>()` is not a string-literal union; using String", schemaPath: path))
+        warnings.append(.warning("`i.string<\(attribute.typeArgumentText ?? "")>()` is not a string-literal union; using String", schemaPath: path))
       }
       return (.string, false)
     case .json, .any:
@@ -94,7 +94,7 @@ struct SwiftTypeMapper {
     case .boolean, .booleanLiteral: return .bool
     case .any: return .json
     case .null:
-      warnings.append(SchemaWarning("a type argument of only `null` maps to JSON", schemaPath: path))
+      warnings.append(.warning("a type argument of only `null` maps to JSON", schemaPath: path))
       return .json
     case .array(let element):
       let singular = SwiftNaming.singular(suggested)
@@ -129,12 +129,12 @@ struct SwiftTypeMapper {
       } else if nonNull.allSatisfy({ $0.kindKey == .boolean }) {
         result = .bool
       } else {
-        warnings.append(SchemaWarning("the union type in this type argument has no single Swift type; using JSON", schemaPath: path))
+        warnings.append(.warning("the union type in this type argument has no single Swift type; using JSON", schemaPath: path))
         result = .json
       }
       return hasNull ? .optional(result) : result
     case .opaque(let description):
-      warnings.append(SchemaWarning("\(description) cannot be mapped to Swift; using JSON", schemaPath: path))
+      warnings.append(.warning("\(description) cannot be mapped to Swift; using JSON", schemaPath: path))
       return .json
     }
   }

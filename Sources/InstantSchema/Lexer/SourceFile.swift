@@ -6,7 +6,7 @@ struct SourceFile: Sendable {
   /// UTF-8 offsets at which each line starts.
   let lineStarts: [Int]
 
-  init(path: String, text: String) throws(SchemaError) {
+  init(path: String, text: String) throws(Diagnostic) {
     self.path = path
     var bytes = Array(text.utf8)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.replaceSubrange(0..<3, with: [0x20, 0x20, 0x20]) }
@@ -22,7 +22,7 @@ struct SourceFile: Sendable {
     } catch {
       var location = SourceLocation(file: path, line: 1, column: 1)
       Self.locate(error.offset, lineStarts: lineStarts, bytes: bytes, into: &location)
-      throw SchemaError(.syntax, error.message, at: location)
+      throw .error(.syntax, error.message, at: location)
     }
   }
 

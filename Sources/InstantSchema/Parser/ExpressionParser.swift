@@ -11,8 +11,8 @@ struct ExpressionParser {
   func lookahead(_ offset: Int) -> Token { tokens[min(position + offset, tokens.count - 1)] }
   mutating func advance() { if position < tokens.count - 1 { position += 1 } }
 
-  func error(_ message: String, at token: Token) -> SchemaError {
-    SchemaError(.syntax, message, at: source.location(of: token))
+  func error(_ message: String, at token: Token) -> Diagnostic {
+    .error(.syntax, message, at: source.location(of: token))
   }
 
   private static let binaryOperators: Set<String> = [
@@ -20,7 +20,7 @@ struct ExpressionParser {
     "**", "<<", "=",
   ]
 
-  mutating func parseExpression() throws(SchemaError) -> Expression {
+  mutating func parseExpression() throws(Diagnostic) -> Expression {
     var expression = try parseUnary()
     if current.kind == .punctuation, Self.binaryOperators.contains(current.value), !atStatementBoundary {
       let operatorToken = current
@@ -66,7 +66,7 @@ struct ExpressionParser {
     position = skipper.position
   }
 
-  private mutating func parseUnary() throws(SchemaError) -> Expression {
+  private mutating func parseUnary() throws(Diagnostic) -> Expression {
     let token = current
     if token.isPunctuation("-"), lookahead(1).kind == .number {
       advance()
@@ -97,7 +97,7 @@ struct ExpressionParser {
     return Double(cleaned.hasSuffix("n") ? String(cleaned.dropLast()) : cleaned)
   }
 
-  private mutating func parsePrimary() throws(SchemaError) -> Expression {
+  private mutating func parsePrimary() throws(Diagnostic) -> Expression {
     let token = current
     switch token.kind {
     case .string, .template:
@@ -183,7 +183,7 @@ struct ExpressionParser {
     skipBalanced()
   }
 
-  private mutating func skipArrowBody(from token: Token) throws(SchemaError) -> Expression {
+  private mutating func skipArrowBody(from token: Token) throws(Diagnostic) -> Expression {
     guard current.isPunctuation("=>") else { throw error("expected `=>`, found \(current.display)", at: current) }
     advance()
     if current.isPunctuation("{") {
@@ -194,7 +194,7 @@ struct ExpressionParser {
     return .unsupported("an arrow function", at: token.start)
   }
 
-  private mutating func parsePostfix(_ base: Expression) throws(SchemaError) -> Expression {
+  private mutating func parsePostfix(_ base: Expression) throws(Diagnostic) -> Expression {
     var expression = base
     while true {
       let token = current
@@ -272,7 +272,7 @@ struct ExpressionParser {
     return nil
   }
 
-  private mutating func parseArguments() throws(SchemaError) -> [Expression] {
+  private mutating func parseArguments() throws(Diagnostic) -> [Expression] {
     advance()
     var arguments: [Expression] = []
     while !current.isPunctuation(")") {
@@ -294,7 +294,7 @@ struct ExpressionParser {
     return arguments
   }
 
-  private mutating func parseArray() throws(SchemaError) -> Expression {
+  private mutating func parseArray() throws(Diagnostic) -> Expression {
     let open = current
     advance()
     var elements: [Expression] = []
@@ -321,7 +321,7 @@ struct ExpressionParser {
     return .array(elements, at: open.start)
   }
 
-  private mutating func parseObject() throws(SchemaError) -> Expression {
+  private mutating func parseObject() throws(Diagnostic) -> Expression {
     let open = current
     advance()
     var properties: [Property] = []

@@ -12,7 +12,7 @@ final class Interpreter {
   private var moduleIndexByPath: [String: Int] = [:]
   private var evaluating: Set<String> = []
   private var resolvingTypes: Set<String> = []
-  var warnings: [SchemaWarning] = []
+  var warnings: [Diagnostic] = []
   /// Where each entity, attribute, link and room was declared, by schema path.
   var locations: [String: SourceLocation] = [:]
 
@@ -34,24 +34,24 @@ final class Interpreter {
 
   func source(of origin: Origin) -> SourceFile { modules[origin.module].syntax.source }
 
-  func error(_ kind: SchemaError.Kind, _ message: String, at origin: Origin) -> SchemaError {
-    SchemaError(kind, message, at: location(origin))
+  func error(_ kind: Diagnostic.Kind, _ message: String, at origin: Origin) -> Diagnostic {
+    .error(kind, message, at: location(origin))
   }
 
   func warn(_ message: String, at origin: Origin?, path: String?) {
-    warnings.append(SchemaWarning(message, at: origin.map(location), schemaPath: path))
+    warnings.append(.warning(message, at: origin.map(location), schemaPath: path))
   }
 
   // MARK: Modules
 
   @discardableResult
-  func loadModule(path: String, text: String? = nil, depth: Int = 0) throws(SchemaError) -> Int {
+  func loadModule(path: String, text: String? = nil, depth: Int = 0) throws(Diagnostic) -> Int {
     if let index = moduleIndexByPath[path] { return index }
     guard depth <= Self.maximumImportDepth else {
-      throw SchemaError(.unsupported, "imports nest deeper than \(Self.maximumImportDepth) modules at \(path); flatten the schema's imports")
+      throw .error(.unsupported, "imports nest deeper than \(Self.maximumImportDepth) modules at \(path); flatten the schema's imports")
     }
     guard let contents = text ?? readFile(path) else {
-      throw SchemaError(.io, "cannot read \(path); check that the file exists and is readable")
+      throw .error(.io, "cannot read \(path); check that the file exists and is readable")
     }
     let source = try SourceFile(path: path, text: contents)
     var parser = ModuleParser(source: source)
@@ -61,7 +61,7 @@ final class Interpreter {
     return modules.count - 1
   }
 
-  private func resolveModulePath(_ specifier: String, from module: Int, at offset: Int) throws(SchemaError) -> Int {
+  private func resolveModulePath(_ specifier: String, from module: Int, at offset: Int) throws(Diagnostic) -> Int {
     let directory = (modules[module].path as NSString).deletingLastPathComponent
     let base = (directory as NSString).appendingPathComponent(specifier)
     var candidates: [String] = []
@@ -97,7 +97,7 @@ final class Interpreter {
   }
 
   /// The value a module exports under `name` (`"default"` for the default export).
-  func exportedValue(_ name: String, of module: Int, at origin: Origin) throws(SchemaError) -> Value? {
+  func exportedValue(_ name: String, of module: Int, at origin: Origin) throws(Diagnostic) -> Value? {
     let syntax = modules[module].syntax
     if name == "default", let expression = syntax.defaultExport {
       return try evaluate(expression, in: module)
@@ -117,7 +117,7 @@ final class Interpreter {
     return nil
   }
 
-  private func importedValue(specifier: String, name: String?, from module: Int, at origin: Origin) throws(SchemaError) -> Value {
+  private func importedValue(specifier: String, name: String?, from module: Int, at origin: Origin) throws(Diagnostic) -> Value {
     if Self.isInstantPackage(specifier) {
       guard let name else { return .instantNamespace(origin) }
       if name == "i" { return .builder(origin) }
@@ -149,7 +149,7 @@ final class Interpreter {
 
   // MARK: Evaluation
 
-  func lookup(_ name: String, in module: Int, at origin: Origin) throws(SchemaError) -> Value {
+  func lookup(_ name: String, in module: Int, at origin: Origin) throws(Diagnostic) -> Value {
     let syntax = modules[module].syntax
     if let expression = syntax.constants[name] {
       let key = "\(module):\(name)"
@@ -173,11 +173,11 @@ final class Interpreter {
     throw error(.invalid, "`\(name)` is not defined in \((modules[module].path as NSString).lastPathComponent); a schema can refer to constants declared or imported in its file", at: origin)
   }
 
-  func evaluate(_ entry: ObjectEntry) throws(SchemaError) -> Value {
+  func evaluate(_ entry: ObjectEntry) throws(Diagnostic) -> Value {
     try evaluate(entry.expression, in: entry.origin.module)
   }
 
-  func evaluate(_ expression: Expression, in module: Int) throws(SchemaError) -> Value {
+  func evaluate(_ expression: Expression, in module: Int) throws(Diagnostic) -> Value {
     let origin = Origin(module: module, offset: expression.offset)
     switch expression {
     case .object(let properties, _):
@@ -255,7 +255,7 @@ final class Interpreter {
 
   static let builderMembers: Set<String> = ["schema", "graph", "entity", "string", "number", "boolean", "date", "json", "any"]
 
-  private func member(_ name: String, of base: Value, at origin: Origin) throws(SchemaError) -> Value {
+  private func member(_ name: String, of base: Value, at origin: Origin) throws(Diagnostic) -> Value {
     switch base {
     case .builder:
       guard Self.builderMembers.contains(name) else {

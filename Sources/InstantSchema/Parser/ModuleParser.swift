@@ -19,11 +19,11 @@ struct ModuleParser {
 
   mutating func advance() { if position < tokens.count - 1 { position += 1 } }
 
-  func error(_ message: String, at token: Token) -> SchemaError {
-    SchemaError(.syntax, message, at: source.location(of: token))
+  func error(_ message: String, at token: Token) -> Diagnostic {
+    .error(.syntax, message, at: source.location(of: token))
   }
 
-  mutating func expect(_ punctuation: String, _ context: String) throws(SchemaError) {
+  mutating func expect(_ punctuation: String, _ context: String) throws(Diagnostic) {
     guard current.isPunctuation(punctuation) else {
       throw error("expected `\(punctuation)` \(context), found \(current.display)", at: current)
     }
@@ -41,7 +41,7 @@ struct ModuleParser {
 
   // MARK: Module
 
-  mutating func parseModule() throws(SchemaError) -> ModuleSyntax {
+  mutating func parseModule() throws(Diagnostic) -> ModuleSyntax {
     var module = ModuleSyntax(source: source)
     while current.kind != .endOfFile {
       try parseStatement(into: &module)
@@ -49,7 +49,7 @@ struct ModuleParser {
     return module
   }
 
-  private mutating func parseStatement(into module: inout ModuleSyntax) throws(SchemaError) {
+  private mutating func parseStatement(into module: inout ModuleSyntax) throws(Diagnostic) {
     let token = current
     if token.isPunctuation(";") {
       advance()
@@ -80,7 +80,7 @@ struct ModuleParser {
     lookahead(1).isPunctuation("(") || lookahead(1).isPunctuation(".")
   }
 
-  private mutating func parseImport(into module: inout ModuleSyntax) throws(SchemaError) {
+  private mutating func parseImport(into module: inout ModuleSyntax) throws(Diagnostic) {
     advance()
     if current.kind == .string {
       advance()
@@ -148,7 +148,7 @@ struct ModuleParser {
     for (local, binding) in bindings { module.imports[local] = binding(path) }
   }
 
-  private mutating func parseExport(into module: inout ModuleSyntax) throws(SchemaError) {
+  private mutating func parseExport(into module: inout ModuleSyntax) throws(Diagnostic) {
     let token = current
     if token.isIdentifier("default") {
       advance()
@@ -230,7 +230,7 @@ struct ModuleParser {
     skipStatement()
   }
 
-  private mutating func parseDeclaration(into module: inout ModuleSyntax, exported: Bool) throws(SchemaError) {
+  private mutating func parseDeclaration(into module: inout ModuleSyntax, exported: Bool) throws(Diagnostic) {
     advance()
     while true {
       guard current.kind == .identifier else {

@@ -4,11 +4,11 @@ import InstantCore
 struct SchemaReader {
   let interpreter: Interpreter
 
-  private func fail(_ kind: SchemaError.Kind, _ message: String, at origin: Origin, path: String) -> SchemaError {
-    SchemaError(kind, message, at: interpreter.location(origin), schemaPath: path.isEmpty ? nil : path)
+  private func fail(_ kind: Diagnostic.Kind, _ message: String, at origin: Origin, path: String) -> Diagnostic {
+    .error(kind, message, at: interpreter.location(origin), schemaPath: path.isEmpty ? nil : path)
   }
 
-  private func evaluate(_ entry: ObjectEntry, path: String) throws(SchemaError) -> Value {
+  private func evaluate(_ entry: ObjectEntry, path: String) throws(Diagnostic) -> Value {
     do {
       return try interpreter.evaluate(entry)
     } catch var error {
@@ -17,7 +17,7 @@ struct SchemaReader {
     }
   }
 
-  private func object(_ value: Value, path: String, expected: String) throws(SchemaError) -> [ObjectEntry] {
+  private func object(_ value: Value, path: String, expected: String) throws(Diagnostic) -> [ObjectEntry] {
     guard case .object(let entries, _) = value else {
       throw fail(.invalid, "expected \(expected), found \(value.kindDescription)", at: value.origin, path: path)
     }
@@ -27,11 +27,11 @@ struct SchemaReader {
   // MARK: Locating
 
   /// Finds the schema value in the entry module.
-  func locateSchema(in module: Int) throws(SchemaError) -> Value {
+  func locateSchema(in module: Int) throws(Diagnostic) -> Value {
     let syntax = interpreter.modules[module].syntax
-    var defaultError: SchemaError?
+    var defaultError: Diagnostic?
     if syntax.defaultExport != nil || syntax.exports["default"] != nil {
-      do throws(SchemaError) {
+      do throws(Diagnostic) {
         let origin = Origin(module: module, offset: syntax.defaultExport?.offset ?? 0)
         guard let value = try interpreter.exportedValue("default", of: module, at: origin) else {
           throw fail(.schemaNotFound, "the default export cannot be found", at: origin, path: "")
@@ -53,9 +53,9 @@ struct SchemaReader {
     if found.count == 1 { return found[0] }
     if let defaultError { throw defaultError }
     if found.count > 1 {
-      throw SchemaError(.schemaNotFound, "found \(found.count) `i.schema(…)` constants and no `export default`; export the one to generate from with `export default`", at: interpreter.location(found[1].origin))
+      throw .error(.schemaNotFound, "found \(found.count) `i.schema(…)` constants and no `export default`; export the one to generate from with `export default`", at: interpreter.location(found[1].origin))
     }
-    throw SchemaError(
+    throw .error(
       .schemaNotFound,
       "no `i.schema({ entities, … })` found; expected `const _schema = i.schema({ entities: { … } })` with `export default schema`",
       at: SourceLocation(file: interpreter.modules[module].path, line: 1, column: 1))
@@ -79,7 +79,7 @@ struct SchemaReader {
 
   // MARK: Schema
 
-  func read(_ value: Value) throws(SchemaError) -> InstantSchemaDefinition {
+  func read(_ value: Value) throws(Diagnostic) -> InstantSchemaDefinition {
     var entitiesValue: Value?
     var linksValue: Value?
     var roomsValue: Value?
@@ -142,7 +142,7 @@ struct SchemaReader {
 
   private static let systemNamespaces: Set<String> = ["$users", "$files", "$streams"]
 
-  private func readEntities(_ value: Value) throws(SchemaError) -> [EntityDefinition] {
+  private func readEntities(_ value: Value) throws(Diagnostic) -> [EntityDefinition] {
     var entities: [EntityDefinition] = []
     for entry in try object(value, path: "entities", expected: "an object of entities `{ name: i.entity({ … }) }`") {
       let path = "entities.\(entry.key)"
@@ -157,7 +157,7 @@ struct SchemaReader {
     return entities
   }
 
-  private func readEntity(_ value: Value, name: String, path: String) throws(SchemaError) -> EntityDefinition {
+  private func readEntity(_ value: Value, name: String, path: String) throws(Diagnostic) -> EntityDefinition {
     var value = value
     if case .methodCall(let base, let method, _, let origin) = value {
       guard method == "asType" else {
@@ -192,7 +192,7 @@ struct SchemaReader {
     return EntityDefinition(name: name, attributes: attributes)
   }
 
-  private func readAttribute(_ value: Value, path: String) throws(SchemaError) -> AttributeDefinition {
+  private func readAttribute(_ value: Value, path: String) throws(Diagnostic) -> AttributeDefinition {
     var modifiers: [(String, [Value], Origin)] = []
     var current = value
     while case .methodCall(let base, let name, let arguments, let origin) = current {
@@ -241,7 +241,7 @@ struct SchemaReader {
 
   // MARK: Links
 
-  private func readLinks(_ value: Value, entities: [EntityDefinition]) throws(SchemaError) -> [LinkDefinition] {
+  private func readLinks(_ value: Value, entities: [EntityDefinition]) throws(Diagnostic) -> [LinkDefinition] {
     let names = Set(entities.map(\.name))
     var links: [LinkDefinition] = []
     var labels: [String: [String: String]] = [:]
@@ -285,7 +285,7 @@ struct SchemaReader {
     return links
   }
 
-  private func readSide(_ value: Value, isForward: Bool, path: String) throws(SchemaError) -> LinkDefinition.Side {
+  private func readSide(_ value: Value, isForward: Bool, path: String) throws(Diagnostic) -> LinkDefinition.Side {
     var on: String?
     var has: Cardinality?
     var label: String?
@@ -294,7 +294,7 @@ struct SchemaReader {
     for entry in try object(value, path: path, expected: "`{ on, has, label }`") {
       let keyPath = "\(path).\(entry.key)"
       let field = try evaluate(entry, path: keyPath)
-      func string() throws(SchemaError) -> String {
+      func string() throws(Diagnostic) -> String {
         guard case .string(let text, _) = field else {
           throw fail(.invalid, "`\(entry.key)` must be a string literal, found \(field.kindDescription)", at: field.origin, path: keyPath)
         }
@@ -339,7 +339,7 @@ struct SchemaReader {
 
   // MARK: Rooms
 
-  private func readRooms(_ value: Value) throws(SchemaError) -> [RoomDefinition] {
+  private func readRooms(_ value: Value) throws(Diagnostic) -> [RoomDefinition] {
     var rooms: [RoomDefinition] = []
     for entry in try object(value, path: "rooms", expected: "an object of rooms `{ name: { presence: i.entity({ … }) } }`") {
       let path = "rooms.\(entry.key)"

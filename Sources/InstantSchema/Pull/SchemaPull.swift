@@ -18,7 +18,7 @@ public enum SchemaPull {
   ///
   /// - Parameter token: sent as `Authorization: Bearer <token>`: a CLI login token, a personal
   ///   access token or the app's admin token.
-  public static func fetch(appID: String, apiURI: URL = defaultAPIURI, token: String?) async throws(SchemaError) -> Data {
+  public static func fetch(appID: String, apiURI: URL = defaultAPIURI, token: String?) async throws(Diagnostic) -> Data {
     let url = apiURI.appendingPathComponent("dash/apps/\(appID)/schema/pull")
     var request = URLRequest(url: url)
     request.httpMethod = "GET"
@@ -31,17 +31,17 @@ public enum SchemaPull {
     do {
       (data, response) = try await URLSession.shared.data(for: request)
     } catch {
-      throw SchemaError(.network, "cannot reach \(url.absoluteString): \(error.localizedDescription); check --api-uri and that the server is running")
+      throw .error(.network, "cannot reach \(url.absoluteString): \(error.localizedDescription); check --api-uri and that the server is running")
     }
     guard let http = response as? HTTPURLResponse else {
-      throw SchemaError(.network, "\(url.absoluteString) did not answer over HTTP")
+      throw .error(.network, "\(url.absoluteString) did not answer over HTTP")
     }
     guard (200..<300).contains(http.statusCode) else {
       let body = String(decoding: data.prefix(500), as: UTF8.self)
       let hint =
         http.statusCode == 401 || http.statusCode == 403
         ? "; pass --token (or set INSTANT_CLI_AUTH_TOKEN / INSTANT_ADMIN_TOKEN) with access to the app" : ""
-      throw SchemaError(.network, "\(url.absoluteString) answered HTTP \(http.statusCode)\(hint): \(body)")
+      throw .error(.network, "\(url.absoluteString) answered HTTP \(http.statusCode)\(hint): \(body)")
     }
     return data
   }
@@ -49,12 +49,12 @@ public enum SchemaPull {
   /// Converts a pull response body (`{ "schema": { "blobs", "refs" }, … }`) to a schema, the
   /// way `instant-cli pull` writes it: entities and attributes sorted, `id` dropped, the
   /// checked type or `i.any()`, and modifiers from `unique?`, `index?` and `required?`.
-  public static func schema(fromPullResponse data: Data) throws(SchemaError) -> InstantSchemaDefinition {
+  public static func schema(fromPullResponse data: Data) throws(Diagnostic) -> InstantSchemaDefinition {
     guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-      throw SchemaError(.network, "the pull response is not a JSON object")
+      throw .error(.network, "the pull response is not a JSON object")
     }
     guard let schema = root["schema"] as? [String: Any] else {
-      throw SchemaError(.network, "the pull response has no `schema` object; is the URL an Instant server's /dash/apps/{id}/schema/pull?")
+      throw .error(.network, "the pull response has no `schema` object; is the URL an Instant server's /dash/apps/{id}/schema/pull?")
     }
     var definition = InstantSchemaDefinition()
     let blobs = schema["blobs"] as? [String: Any] ?? [:]

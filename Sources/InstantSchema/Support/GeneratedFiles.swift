@@ -5,7 +5,7 @@ public enum GeneratedFiles {
   /// Writes `files` into `directory`, creating it; files whose contents are unchanged are not
   /// touched, so builds do not see new modification dates. Returns the names written.
   @discardableResult
-  public static func write(_ files: [GeneratedFile], to directory: String) throws(SchemaError) -> [String] {
+  public static func write(_ files: [GeneratedFile], to directory: String) throws(Diagnostic) -> [String] {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       var written: [String] = []
@@ -17,7 +17,7 @@ public enum GeneratedFiles {
       }
       return written
     } catch {
-      throw SchemaError(.io, "cannot write to \(directory): \(error.localizedDescription)")
+      throw .error(.io, "cannot write to \(directory): \(error.localizedDescription)")
     }
   }
 

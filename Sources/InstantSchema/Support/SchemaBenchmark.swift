@@ -70,7 +70,7 @@ package enum SchemaBenchmark {
   }
 
   /// Parses and generates the synthetic schema `iterations` times after one warm-up run.
-  package static func run(iterations: Int = 50, entityCount: Int = 70) throws(SchemaError) -> Result {
+  package static func run(iterations: Int = 50, entityCount: Int = 70) throws(Diagnostic) -> Result {
     let source = makeSchema(entityCount: entityCount)
     let clock = ContinuousClock()
     var samples: [Double] = []

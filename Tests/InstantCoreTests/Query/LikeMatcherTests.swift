@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import InstantCore
 
@@ -27,7 +28,7 @@ import Testing
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return alphabet[Int(seed >> 33) % alphabet.count]
     }
-    var rng = SplitMix(seed: 11)
+    var rng = SeededGenerator(seed: 11)
     var checked = 0
     for _ in 0..<3000 {
       let pattern = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pick() }.joined()
@@ -40,17 +41,5 @@ import Testing
       }
     }
     #expect(checked == 6000)
-  }
-
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 }

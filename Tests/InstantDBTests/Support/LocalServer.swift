@@ -3,6 +3,7 @@ import InstantCore
 import InstantDB
 import InstantLocal
 import InstantLocalTesting
+import TestSupport
 import Testing
 import Logging
 
@@ -50,10 +51,6 @@ let quietLogger: Logger = {
   return logger
 }()
 
-struct TimedOut: Error, CustomStringConvertible {
-  var description: String
-}
-
 /// Reads a live query in the background; `next` waits until a result matches.
 final class Watcher: Sendable {
   private let results = Locked<[QueryResult]>([])
@@ -76,15 +73,12 @@ final class Watcher: Sendable {
   @discardableResult
   func next(
     timeout: Duration = .seconds(20), _ what: String = "a matching result",
-    where predicate: (QueryResult) -> Bool
+    where predicate: @escaping @Sendable (QueryResult) -> Bool
   ) async throws -> QueryResult {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-      if let last, predicate(last) { return last }
-      guard ContinuousClock.now < deadline else { break }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-    throw TimedOut(description: "no \(what) within \(timeout); last: \(last.map { $0.data.serialized() } ?? "none")")
+    try await eventually(
+      what, timeout: timeout, every: .milliseconds(5),
+      detail: { "last: \(last.map { $0.data.serialized() } ?? "none")" }
+    ) { self.last.flatMap { predicate($0) ? $0 : nil } }
   }
 
   func stop() { reader.cancel() }
@@ -96,17 +90,6 @@ extension QueryResult {
 
   /// `field` of each entity of `namespace`, in order.
   func column(_ namespace: String, _ field: String) -> [JSON] { rows(namespace).map { $0[field] ?? .null } }
-}
-
-func waitUntil(
-  timeout: Duration = .seconds(20), _ what: String, _ condition: @Sendable () async -> Bool
-) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if await condition() { return }
-    try await Task.sleep(for: .milliseconds(20))
-  }
-  throw TimedOut(description: "\(what) did not happen within \(timeout)")
 }
 
 func temporaryDirectory() -> URL {

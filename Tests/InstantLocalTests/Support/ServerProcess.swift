@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The `instant-local` executable run as a child process, with its output collected.
 final class ServerProcess {
@@ -71,12 +72,9 @@ final class OutputBuffer: @unchecked Sendable {
 
   /// Waits until the text contains `needle`; returns all of it.
   func wait(for needle: String, timeout: Duration) async throws -> String {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      let current = text
-      if current.contains(needle) { return current }
-      try await Task.sleep(for: .milliseconds(20))
+    try await eventually("\(needle) in the output", timeout: timeout, every: .milliseconds(20), detail: { text }) {
+      let current = self.text
+      return current.contains(needle) ? current : nil
     }
-    throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no \(needle) in: \(text)"])
   }
 }

@@ -62,12 +62,12 @@ enum TestSupport {
 
   /// Parses `source` as `instant.schema.ts`, with `files` available to relative imports
   /// (keyed by absolute path, for example `/types.ts`).
-  static func parse(_ source: String, files: [String: String] = [:]) throws(SchemaError) -> ParsedSchema {
+  static func parse(_ source: String, files: [String: String] = [:]) throws(Diagnostic) -> ParsedSchema {
     try InstantSchemaParser.parse(source: source, path: "instant.schema.ts") { files[$0] }
   }
 
   /// The error `source` fails with, or `nil` if it parses.
-  static func error(_ source: String, files: [String: String] = [:]) -> SchemaError? {
+  static func error(_ source: String, files: [String: String] = [:]) -> Diagnostic? {
     do {
       _ = try parse(source, files: files)
       return nil

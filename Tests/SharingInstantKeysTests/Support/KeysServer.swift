@@ -4,6 +4,7 @@ import InstantDB
 import InstantLocal
 import InstantLocalTesting
 import Logging
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -39,22 +40,6 @@ struct KeysServer {
       }
     }
   }
-}
-
-struct NotInTime: Error, CustomStringConvertible {
-  var description: String
-}
-
-/// Waits until `condition` holds, checking every 10 ms, for at most `timeout`.
-func eventually(
-  _ what: String, timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
-) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try await condition() { return }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-  throw NotInTime(description: "\(what) did not happen within \(timeout)")
 }
 
 /// `namespace`'s rows as the server has them now, read by `client` once it is connected.

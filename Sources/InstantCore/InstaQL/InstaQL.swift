@@ -1,5 +1,6 @@
-/// The result of an InstaQL query, as the reference client's `query()` returns it.
 import OrderedCollections
+
+/// The result of an InstaQL query, as the reference client's `query()` returns it.
 public struct InstaQLResult: Sendable, Equatable {
   /// `{namespace: [entity, …]}`.
   public var data: JSON

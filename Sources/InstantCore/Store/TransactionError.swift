@@ -1,8 +1,9 @@
+import OrderedCollections
+
 /// A transaction the server refuses, shaped like the reference server's error (status 400).
 ///
 /// `kind` says what went wrong; `wireType`, `message` and `hint` are what goes on the wire;
 /// `description` says it for a Swift caller.
-import OrderedCollections
 package struct TransactionError: Error, CustomStringConvertible, Equatable, Sendable {
   package enum Kind: String, Sendable {
     /// A malformed step, an unknown attr, a value of the wrong type.

@@ -41,6 +41,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // `swift package generate-documentation`: builds the DocC catalogs (CI checks their links).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // A seeded random number generator, `eventually` and other helpers shared by the test targets.
@@ -327,4 +329,20 @@ for target in package.targets where target.type != .plugin {
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
   ]
+}
+
+// `swift package generate-documentation` extracts symbol graphs with every trait enabled
+// (swiftlang/swift-package-manager#10448), so it needs swift-sharing even for InstantCore, and
+// CI's machines cannot fetch swift-sharing. `SHARING_INSTANT_DOCS=1` leaves the trait and that
+// dependency out, so the docs describe the stand-in build that CI tests (see `.ci/run`).
+if Context.environment["SHARING_INSTANT_DOCS"] != nil {
+  package.traits = [.default(enabledTraits: [])]
+  package.dependencies.removeAll {
+    if case .sourceControl(_, let location, _) = $0.kind { location.hasSuffix("/swift-sharing") } else { false }
+  }
+  for target in package.targets {
+    target.dependencies.removeAll {
+      if case .productItem(_, "swift-sharing", _, _) = $0 { true } else { false }
+    }
+  }
 }

@@ -1,7 +1,8 @@
+import OrderedCollections
+
 /// Runs conformance cases in the `instant-query --batch` format (`shared/conformance/README.md`):
 /// build a store from a dataset, apply transaction batches, run the query, report the result or
 /// the error. File access is left to the caller through `loadDataset`.
-import OrderedCollections
 package struct ConformanceRunner {
   /// Reads a dataset's `attrs.json` and `triples.json` given the case's `dataset` value.
   package typealias DatasetLoader = (String) throws -> (attrs: JSON, triples: JSON)

@@ -1,7 +1,8 @@
+import OrderedCollections
+
 /// The parts of an app's schema (`instant.schema.ts`) the client engine uses: attribute types
 /// and flags for attrs it creates on the fly, and links for their identities, cardinality and
 /// cascades (and for has-one inference in query results).
-import OrderedCollections
 public struct ClientSchema: Sendable, Hashable {
   public struct Attribute: Sendable, Hashable {
     /// `string`, `number`, `boolean`, `date` or `json`.

@@ -1,7 +1,8 @@
+import OrderedCollections
+
 /// InstaML: high-level operations → tx-steps, exactly as the reference client expands them
 /// (docs/protocol.md, "InstaML expansion"): missing attrs are created first (`add-attr`, lookups before the
 /// rest), then each operation expands in order, the id triple first.
-import OrderedCollections
 public struct InstaML {
   public var attrs: AttrStore
   /// The client's cached query stores, used to decide `{"mode": "update"}` for updates of

@@ -1,7 +1,8 @@
+import OrderedCollections
+
 /// Names datalog variables exactly as the reference does (`?<etype>-<level>`, with a per-branch
 /// suffix inside `or`/`and`), because two where clauses that reach the same etype at the same level
 /// share one variable: they must be satisfied by the same linked entity.
-import OrderedCollections
 struct VariableTable {
   private(set) var names: [String: Int] = [:]
   private(set) var count = 0

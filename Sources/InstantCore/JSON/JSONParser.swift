@@ -1,5 +1,6 @@
-/// A JSON syntax error, with the byte offset where parsing stopped.
 import OrderedCollections
+
+/// A JSON syntax error, with the byte offset where parsing stopped.
 public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendable {
   /// What was wrong.
   public var message: String

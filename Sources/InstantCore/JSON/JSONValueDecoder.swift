@@ -1,8 +1,9 @@
+import OrderedCollections
+
 /// Decodes a `Decodable` value straight from a ``JSON`` value, without writing it out as text and
 /// parsing it again (what `JSONDecoder` would need). Numbers decode to any numeric type that holds
 /// them exactly; a `Date` decodes as `Date` itself does (seconds since 2001, as `JSONDecoder`'s
 /// default); errors are `DecodingError`s with the coding path, as `JSONDecoder` throws.
-import OrderedCollections
 public struct JSONValueDecoder: Sendable {
   public init() {}
 

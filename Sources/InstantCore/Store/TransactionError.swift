@@ -1,8 +1,9 @@
+import OrderedCollections
+
 /// A transaction the server refuses, shaped like the reference server's error (status 400).
 ///
 /// `kind`, `message` and `hint` are what goes on the wire (``serverError``);
 /// `description` says it for a Swift caller.
-import OrderedCollections
 package struct TransactionError: Error, CustomStringConvertible, Equatable, Sendable {
   /// `validation-failed` (a malformed step, an unknown attr, a value of the wrong type),
   /// `record-not-unique` (a unique value or an attr that exists, or the entity in `create` mode),

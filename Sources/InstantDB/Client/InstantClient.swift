@@ -16,6 +16,7 @@ public import Logging
 /// nothing. Server addresses are ordinary configuration: hosted InstantDB, a self-hosted server,
 /// or `instant-local`.
 public final class InstantClient: Sendable {
+  /// The app's id, sent with every connection.
   public let appId: String
   /// The HTTP base (auth, storage).
   public let apiURI: URL
@@ -30,6 +31,9 @@ public final class InstantClient: Sendable {
   /// The entities this client's writes named lately.
   private let ownWrites = OwnWrites()
 
+  /// A client for the app `appId`. It reads its local database at once and connects in the
+  /// background; nothing waits for the network.
+  ///
   /// - Parameters:
   ///   - appId: the app's id.
   ///   - apiURI: the HTTP base; hosted InstantDB by default.
@@ -148,6 +152,7 @@ public final class InstantClient: Sendable {
     return WriteReceipt(id: id, reactor: reactor)
   }
 
+  /// Applies one operation as a transaction; see ``transact(_:)-([InstaMLOp])``.
   @discardableResult
   public func transact(_ op: InstaMLOp) async throws(InstantClientError) -> WriteReceipt {
     try await transact([op])
@@ -183,6 +188,7 @@ public final class InstantClient: Sendable {
 
   // MARK: Connection
 
+  /// Where the connection is now.
   public var status: ConnectionStatus {
     get async { await reactor.status }
   }
@@ -204,6 +210,7 @@ public final class InstantClient: Sendable {
     }
   }
 
+  /// The app's status as the server last reported it; ``AppStatus/active`` until it says otherwise.
   public var appStatus: AppStatus {
     get async { await reactor.appStatus }
   }

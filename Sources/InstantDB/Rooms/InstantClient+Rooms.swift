@@ -19,7 +19,7 @@ extension InstantClient {
     try await makeRoom(type: type, id: id, initialPresence: initialPresence)
   }
 
-  /// Joins the room `id` of type `type`, with untyped (``JSON``) presence.
+  /// Joins the room `id` of type `type`, with untyped (InstantCore's `JSON`) presence.
   public func joinRoom(type: String, id: String, initialPresence: JSON = .object([:])) async -> InstantRoom<JSON> {
     // JSON always encodes.
     try! await makeRoom(type: type, id: id, initialPresence: initialPresence)

@@ -4,13 +4,13 @@ import Logging
 import OrderedCollections
 
 /// Your place in a room: publish your presence, watch everyone's, broadcast and receive topic
-/// events. From ``InstantClient/joinRoom(type:id:initialPresence:)``.
+/// events. From ``InstantClient/joinRoom(type:id:initialPresence:)->InstantRoom<Presence>``.
 ///
 /// The room is joined while at least one handle for its id is alive (or one of its streams is
 /// being read) and left when the last one calls ``leave()`` or goes away. After a reconnect the
 /// client joins again with your current presence.
 ///
-/// `Presence` is the shape every peer publishes: a `Codable` struct for typed rooms, ``JSON``
+/// `Presence` is the shape every peer publishes: a `Codable` struct for typed rooms, `JSON`
 /// otherwise. A peer whose presence does not decode as `Presence` is left out of
 /// ``RoomPresence/peers``, logged, and reported as ``RoomPresence/error`` — never a crash.
 public final class InstantRoom<Presence: Codable & Sendable & Equatable>: Sendable {

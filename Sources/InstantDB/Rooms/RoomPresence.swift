@@ -2,7 +2,7 @@ import InstantCore
 
 /// Who is in a room: your own presence, every other peer's, and whether you are in it yet.
 ///
-/// `Presence` is the shape every peer publishes in rooms of this type (``JSON`` when untyped).
+/// `Presence` is the shape every peer publishes in rooms of this type (`JSON` when untyped).
 public struct RoomPresence<Presence: Sendable & Equatable>: Sendable, Equatable {
   /// Your own presence, as last set on this device.
   public var user: Presence

@@ -5,7 +5,7 @@ public import Foundation
 /// The client needs very little from a socket: open it, send text frames, read text frames until
 /// it closes. Conform to this protocol to run the client over another stack (a proxy, a test
 /// double for fault injection). ``NIOWebSocketTransport`` is the default on every platform;
-/// ``URLSessionWebSocketTransport`` is available on Apple platforms.
+/// `URLSessionWebSocketTransport` is available on Apple platforms.
 public protocol WebSocketTransport: Sendable {
   /// Opens a socket to `url`. Returns once the WebSocket handshake has completed; throws if it
   /// cannot be opened.

@@ -7,7 +7,7 @@ import Foundation
 /// input always gives byte-identical files (which is what `instant-schema check` relies on).
 /// All five files are always written, so build tools can declare them up front.
 public struct SwiftGenerator: Sendable {
-  /// The names of the generated files, in the order ``generate(_:)`` returns them.
+  /// The names of the generated files, in the order ``generate(_:)-(ParsedSchema)`` returns them.
   public static let fileNames = ["Entities.swift", "Schema.swift", "Rooms.swift", "Links.swift", "Mutations.swift"]
 
   /// The result of a generation.

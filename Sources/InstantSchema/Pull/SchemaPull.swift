@@ -16,8 +16,11 @@ public enum SchemaPull {
 
   /// Fetches the pull response body for `appID`.
   ///
-  /// - Parameter token: sent as `Authorization: Bearer <token>`: a CLI login token, a personal
-  ///   access token or the app's admin token.
+  /// - Parameters:
+  ///   - appID: the app whose schema to read.
+  ///   - apiURI: the server's API address; hosted InstantDB by default.
+  ///   - token: sent as `Authorization: Bearer <token>`: a CLI login token, a personal access
+  ///     token or the app's admin token.
   public static func fetch(appID: String, apiURI: URL = defaultAPIURI, token: String?) async throws(Diagnostic) -> Data {
     let url = apiURI.appendingPathComponent("dash/apps/\(appID)/schema/pull")
     var request = URLRequest(url: url)

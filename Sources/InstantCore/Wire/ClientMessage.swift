@@ -4,7 +4,7 @@ import OrderedCollections
 /// the client encodes it, instant-local decodes it with the reference server's errors.
 ///
 /// `q` and `tx-steps` stay JSON: an InstaQL query and tx-steps have their own readers
-/// (``InstaQLQuery``, the store's transaction), which report their own errors.
+/// (the store's query and transaction), which report their own errors.
 public struct ClientMessage: Sendable, Equatable {
   /// Echoed in the server's reply; a string from every client (kept as sent, whatever it is).
   public var clientEventID: JSON

@@ -33,6 +33,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    // Time as a dependency: the client and the server sleep on an injected clock (tests pass a TestClock).
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -143,6 +145,7 @@ let package = Package(
     .target(
       name: "InstantLocal",
       dependencies: [
+        .product(name: "Clocks", package: "swift-clocks"),
         "InstantCore",
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -183,6 +186,7 @@ let package = Package(
     .testTarget(
       name: "InstantLocalTests",
       dependencies: [
+        .product(name: "Clocks", package: "swift-clocks"),
         "TestSupport",
         "InstantLocal",
         "InstantLocalTesting",
@@ -198,6 +202,7 @@ let package = Package(
     .target(
       name: "InstantDB",
       dependencies: [
+        .product(name: "Clocks", package: "swift-clocks"),
         "InstantCore",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
@@ -212,6 +217,7 @@ let package = Package(
     .testTarget(
       name: "InstantDBTests",
       dependencies: [
+        .product(name: "Clocks", package: "swift-clocks"),
         "TestSupport",
         "InstantChaos",
         "InstantDB",

@@ -1,3 +1,5 @@
+import Clocks
+import TestSupport
 import InstantCore
 import Testing
 
@@ -63,41 +65,35 @@ struct SessionOutboxTests {
   }
 
   @Test("Presence is paced: the first change goes at once, later ones wait out the interval and share frames, other frames are not held")
-  func pacing() async {
-    let interval = Duration.seconds(2)
-    let sink = SessionSink(presenceInterval: interval)
-    let clock = ContinuousClock()
-    sink.sendPresencePatch(roomID: "r", edits: "1")
-    let start = clock.now
-    #expect(await sink.nextFrames()?.count == 1, "a quiet room's first change")
-    #expect(clock.now - start < .seconds(1))
+  func pacing() async throws {
+    let clock = TestClock()
+    let sink = SessionSink(presenceInterval: .seconds(2), clock: AnyClock(clock))
+    // Whether something sleeps on the clock (`checkSuspension` throws when one does).
+    @Sendable func waitsOnTheClock() async -> Bool { (try? await clock.checkSuspension()) == nil }
 
-    // Two more changes, the second a moment later: the next presence frame waits out the
-    // interval; whatever arrived meanwhile rides in it, the rest in the one after.
+    sink.sendPresencePatch(roomID: "r", edits: "1")
+    #expect(await sink.nextFrames() == [Self.patch("1")], "a quiet room's first change goes at once")
+
+    // Two more changes, the second while the first waits: the next presence frame waits out the
+    // interval on the clock, and both ride in it.
     sink.sendPresencePatch(roomID: "r", edits: "2")
-    let late = Task {
-      try? await Task.sleep(for: .milliseconds(50))
-      sink.sendPresencePatch(roomID: "r", edits: "3")
-    }
-    var seen = ""
-    var sent: [ContinuousClock.Instant] = [start]
-    while !(seen.contains("2") && seen.contains("3")), sent.count < 4, let frames = await sink.nextFrames() {
-      sent.append(clock.now)
-      seen += frames.joined()
-    }
-    await late.value
-    #expect(seen.contains("\"edits\":[2") && seen.contains("3]"), "\(seen)")
-    #expect(sent.count <= 3, "at most one frame per change")
-    for (earlier, later) in zip(sent, sent.dropFirst()) {
-      #expect(later - earlier >= interval, "presence frames are at least the interval apart")
-    }
+    let next = Task { await sink.nextFrames() }
+    try await eventually("the next presence frame waits on the clock") { await waitsOnTheClock() }
+    sink.sendPresencePatch(roomID: "r", edits: "3")
+    await clock.advance(by: .milliseconds(1_999))
+    #expect(await waitsOnTheClock(), "not before the interval has passed")
+    await clock.advance(by: .milliseconds(1))
+    #expect(await next.value == [Self.patch("2,3")])
 
     // A frame that is not presence goes out at once, even right after presence.
     sink.send(text: "transact-ok")
-    let beforeText = clock.now
-    #expect(await sink.nextFrames() == ["transact-ok"])
-    #expect(clock.now - beforeText < .seconds(1), "not held for the presence interval")
+    let text = Task { await sink.nextFrames() }
+    try await eventually("transact-ok goes out without the clock moving") { await text.value == ["transact-ok"] }
     sink.finish()
+  }
+
+  static func patch(_ edits: String) -> String {
+    #"{"op":"patch-presence","room-id":"r","edits":[\#(edits)]}"#
   }
 }
 

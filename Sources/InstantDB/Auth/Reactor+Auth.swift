@@ -105,9 +105,7 @@ extension Reactor {
       .userChanged,
       "the signed-in user changed before the server confirmed this write, so it was not sent again (if it was already on its way, the server may still have applied it)"
     )
-    let confirmed = mutations.filter { $0.txID != nil }.map(\.id)
-    let unconfirmed = mutations.filter { $0.txID == nil }.map(\.id)
-    mutations = []
+    let (confirmed, unconfirmed) = writes.removeAll()
     optimisticAttrsCache = nil
     do { try storage.delete(confirmed + unconfirmed) } catch { logger.error("could not delete writes: \(error)") }
     if !unconfirmed.isEmpty { logger.error("\(unconfirmed.count) unconfirmed writes rejected: the signed-in user changed") }

@@ -1,3 +1,4 @@
+import Clocks
 public import Foundation
 public import InstantCore
 public import Logging
@@ -44,6 +45,8 @@ public final class InstantClient: Sendable {
   ///     returned as objects.
   ///   - transport: how sockets are opened; SwiftNIO by default.
   ///   - cachedQueryLimit: how many recent query results are kept for offline start (default 10).
+  ///   - clock: what the client waits on — reconnect delays, ``queryOnce(_:timeout:)``'s timeout,
+  ///     the cache's save — so that a test can pass a `TestClock` (swift-clocks) and advance it.
   ///   - logger: where the client logs; by default `instantdb` at the level of
   ///     `INSTANTDB_LOG_LEVEL` (see `docs/client.md`).
   public init(
@@ -54,6 +57,7 @@ public final class InstantClient: Sendable {
     schema: ClientSchema? = nil,
     transport: any WebSocketTransport = NIOWebSocketTransport(),
     cachedQueryLimit: Int = 10,
+    clock: any Clock<Duration> = ContinuousClock(),
     logger: Logger? = nil
   ) {
     self.appId = appId
@@ -71,7 +75,7 @@ public final class InstantClient: Sendable {
     reactor = Reactor(
       config: .init(
         appID: appId, websocketURL: components?.url ?? websocketURI, transport: transport, schema: schema,
-        cachedQueryLimit: max(0, cachedQueryLimit)),
+        cachedQueryLimit: max(0, cachedQueryLimit), clock: AnyClock(clock)),
       storage: store, saved: saved, logger: logger)
     let reactor = self.reactor
     Task {
@@ -123,7 +127,7 @@ public final class InstantClient: Sendable {
       }
       group.addTask {
         do {
-          try await Task.sleep(for: timeout)
+          try await self.reactor.config.clock.sleep(for: timeout)
           return .failure(InstantClientError(.timedOut, "no answer from the server within \(timeout)"))
         } catch {
           return .failure(InstantClientError(.cancelled, "queryOnce was cancelled", underlying: error))

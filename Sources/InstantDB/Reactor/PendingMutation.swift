@@ -1,7 +1,8 @@
+import Clocks
 import InstantCore
 
 /// A write on its way to the server: stored until every query has seen it.
-struct PendingMutation: Sendable {
+struct PendingMutation: Sendable, Equatable {
   /// The `client-event-id` it is sent with, every time.
   let id: String
   /// 1 + the highest order of the writes pending when it was made.
@@ -13,7 +14,7 @@ struct PendingMutation: Sendable {
   var txID: Int?
   /// When `transact-ok` arrived on this run of the client (not stored: a write acknowledged
   /// before a restart waits for the queries' results, which reconnecting brings).
-  var confirmed: ContinuousClock.Instant?
+  var confirmed: AnyClock<Duration>.Instant?
   /// Whether it was sent on the current socket (reset on every reconnect).
   var sentOnThisSocket = false
   /// Whether it was ever sent (saved): then the server may have committed it even though no

@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import OrderedCollections
 import Logging
+import Clocks
 
 extension Reactor {
   /// One frame from the server: an object, or an array of them. Anything malformed is logged and
@@ -65,32 +66,10 @@ extension Reactor {
     for state in queries.values.sorted(by: { $0.eventID < $1.eventID }) where !state.subscribers.isEmpty {
       send(ClientMessage(clientEventID: state.eventID, .addQuery(q: state.q)))
     }
-    let unsent = mutations.indices.filter { mutations[$0].txID == nil }
-    do {
-      try storage.markSent(unsent.filter { !mutations[$0].wasSent }.map { mutations[$0].id })
-    } catch {
-      logger.error("could not record sent writes: \(error)")
-    }
-    // A re-sent write goes without the steps that later writes undo anyway (MootSteps).
-    var moot = MootSteps()
-    let knownAttrs = optimisticAttrs()
-    var frames: [Int: ClientMessage] = [:]
-    for i in mutations.indices.reversed() {
-      if mutations[i].txID == nil {
-        if mutations[i].wasSent {
-          frames[i] = mutations[i].frame(resend: true, steps: moot.filter(mutations[i].steps, attrs: knownAttrs))
-        } else {
-          frames[i] = mutations[i].frame(resend: false)
-          moot.keepEntities(namedBy: mutations[i].steps)
-        }
-      }
-      moot.absorb(mutations[i].steps)
-    }
-    for i in unsent {
-      send(frames[i]!)
-      mutations[i].sentOnThisSocket = true
-      mutations[i].wasSent = true
-    }
+    // A re-sent write goes without the steps that later writes undo (MootSteps).
+    let (frames, firstSent) = writes.resend(knownAttrs: optimisticAttrs())
+    do { try storage.markSent(firstSent) } catch { logger.error("could not record sent writes: \(error)") }
+    frames.forEach(send)
     notifyPendingWatchers()
     rejoinRooms()
   }
@@ -104,15 +83,13 @@ extension Reactor {
   }
 
   private func handleTransactOK(txID: Int, clientEventID: JSON) {
-    guard let id = clientEventID.stringValue, let i = mutations.firstIndex(where: { $0.id == id }) else {
+    guard let id = clientEventID.stringValue, let m = writes.acknowledge(id, txID: txID, at: config.clock.now) else {
       return
     }
-    mutations[i].txID = txID
-    mutations[i].confirmed = .now
     do { try storage.confirm(id, txID: txID) } catch { logger.error("could not record an acknowledged write: \(error)") }
     // The write's attrs now exist on the server.
     var attrsChanged = false
-    for attrJSON in mutations[i].addedAttrs {
+    for attrJSON in m.addedAttrs {
       guard case var .object(o) = attrJSON else { continue }
       o["isUnsynced"] = nil
       do {
@@ -132,29 +109,23 @@ extension Reactor {
 
   private func handleError(_ serverError: ServerError, clientEventID eventID: String?, originalEvent original: JSON) {
     let originalOp = original["op"]?.stringValue.flatMap(ClientOp.init(rawValue:))
-    if let eventID, let i = mutations.firstIndex(where: { $0.id == eventID }) {
-      let status = serverError.status
-      if serverError.isFault {
-        // A timeout or server fault: the write may or may not have committed. Keep it pending and
-        // send it again on the next connection rather than losing it.
-        logger.error("the server could not finish a write (status \(status)); it stays pending")
-        mutations[i].sentOnThisSocket = false
+    if let eventID {
+      switch writes.refuse(eventID, serverError) {
+      case .notAWrite: break
+      case .keepPending:
+        logger.error("the server could not finish a write (status \(serverError.status)); it stays pending")
         notifyPendingWatchers()
         return
-      }
-      let error = InstantClientError(serverError, kind: .transactionRejected)
-      if serverError.isAttrConflict, attrConflictRetries[eventID, default: 0] < 3 {
-        // Another client created one of this write's attributes first, under another id. The
-        // write is fine once its attr ids are the server's: reconnect, so that `init-ok` brings the
-        // attrs, the queue is rewritten (AttrRewriter) and re-sent in order.
-        attrConflictRetries[eventID, default: 0] += 1
+      case .retryWithServerAttrs:
+        // Reconnecting brings the server's attrs in `init-ok`; the queue is rewritten to them
+        // (AttrRewriter) and sent again in order.
         logger.info("a write raced another client creating the same attribute; retrying with the server's attrs")
-        mutations[i].sentOnThisSocket = false
         Task { await self.reconnectNow() }
         return
+      case let .rejected(m):
+        reject(m, InstantClientError(serverError, kind: .transactionRejected))
+        return
       }
-      reject(at: i, error)
-      return
     }
     if originalOp == .addQuery, let q = original["q"] {
       let key = q.canonicalString
@@ -192,9 +163,9 @@ extension Reactor {
     }
     optimisticAttrsCache = nil
     do { try storage.saveAttrs(json) } catch { logger.error("could not save attrs: \(error)") }
-    let changed = AttrRewriter.rewrite(&mutations, against: attrs)
+    let changed = writes.rewrite(against: attrs)
     if !changed.isEmpty {
-      do { try storage.replaceSteps(changed.map { mutations[$0] }) } catch {
+      do { try storage.replaceSteps(changed) } catch {
         logger.error("could not save rewritten writes: \(error)")
       }
     }

@@ -94,7 +94,7 @@ extension Reactor {
     cacheSave = Task.detached {
       // Cancelled (by shutdown or a sign-out) only cuts the wait short: the batch is saved or
       // dropped on purpose by the canceller, so no error is lost here.
-      try? await Task.sleep(for: .seconds(1))
+      try? await self.config.clock.sleep(for: .seconds(1))
       await self.saveCache(self.takeCacheBatch())
     }
   }
@@ -137,7 +137,7 @@ extension Reactor {
     rebuild: while true {
       var store = base
       var applied: [String] = []
-      for m in mutations where m.applies(over: processed) && !failed.contains(m.id) {
+      for m in writes.pending where m.applies(over: processed) && !failed.contains(m.id) {
         do {
           try store.transact(m.steps, atomically: false)
           applied.append(m.id)

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import Logging
+import Clocks
 
 extension Reactor {
   /// Expands `ops`, shows the write to every query at once, saves it (the *enqueued* moment; a
@@ -26,7 +27,7 @@ extension Reactor {
     }
     let sendNow = status == .authenticated
     let m = PendingMutation(
-      id: InstantID.make(), order: (mutations.last?.order ?? 0) + 1,
+      id: InstantID.make(), order: writes.nextOrder,
       created: (Date().timeIntervalSince1970 * 1000).rounded(), steps: steps, wasSent: sendNow)
     // Shown first, saved next: subscribers are not kept waiting on the disk. A new write comes
     // after every pending one, so it is applied on top of each overlay as is.
@@ -50,12 +51,12 @@ extension Reactor {
       }
       throw InstantClientError(.storage, "the write could not be saved on this device: \(error)", underlying: error)
     }
-    mutations.append(m)
+    writes.append(m)
     // Kept up to date rather than rebuilt, so an enqueue costs the same whatever the backlog.
     if optimisticAttrsCache != nil { Self.addAttrs(of: m, to: &optimisticAttrsCache!, logger: logger) }
     if sendNow {
       send(m.frame(resend: false))
-      mutations[mutations.count - 1].sentOnThisSocket = true
+      writes.markSent(m.id)
     }
     notifyPendingWatchers()
     return m.id
@@ -65,7 +66,7 @@ extension Reactor {
   func optimisticAttrs() -> AttrStore {
     if let optimisticAttrsCache { return optimisticAttrsCache }
     var result = attrs
-    for m in mutations { Self.addAttrs(of: m, to: &result, logger: logger) }
+    for m in writes.pending { Self.addAttrs(of: m, to: &result, logger: logger) }
     optimisticAttrsCache = result
     return result
   }
@@ -86,16 +87,15 @@ extension Reactor {
 
   /// Waits for the server's answer to a write: its tx-id, or its error.
   func synced(_ id: String) async throws(InstantClientError) -> Int {
-    if let outcome = outcomes[id] { return try outcome.get() }
+    switch writes.status(of: id) {
+    case let .finished(outcome): return try outcome.get()
+    case let .acknowledged(txID): return txID
+    case .unknown:
+      throw InstantClientError(.unknownWrite, "no write with id \(id) is pending or recently finished on this client")
+    case .waiting: break
+    }
     // After shutdown nobody would ever resume the wait.
     guard !isShutDown else { throw InstantClientError(.shutDown, "the client was shut down") }
-    // From the newest: a receipt is usually awaited right after its write was queued, and a
-    // scan from the front would make each wait cost the whole offline backlog.
-    guard let m = mutations.last(where: { $0.id == id }) else {
-      throw InstantClientError(
-        .unknownWrite, "no write with id \(id) is pending or recently finished on this client")
-    }
-    if let txID = m.txID { return txID }
     return try await withCheckedContinuation { continuation in
       syncWaiters[id, default: []].append(continuation)
     }.get()
@@ -103,16 +103,12 @@ extension Reactor {
 
   /// Records how a write ended and wakes those waiting for it.
   func finish(_ id: String, _ outcome: Result<Int, InstantClientError>) {
-    outcomes[id] = outcome
-    attrConflictRetries[id] = nil
-    outcomeOrder.append(id)
-    if outcomeOrder.count > 1_000 { outcomes[outcomeOrder.removeFirst()] = nil }
+    writes.finish(id, outcome)
     for waiter in syncWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
   }
 
-  /// A write the server refused: gone from the queue and from every query, error to the caller.
-  func reject(at index: Int, _ error: InstantClientError) {
-    let m = mutations.remove(at: index)
+  /// A write the server refused, already out of the queue: gone from every query, error to the caller.
+  func reject(_ m: PendingMutation, _ error: InstantClientError) {
     optimisticAttrsCache = nil
     do { try storage.delete([m.id]) } catch { logger.error("could not delete a rejected write: \(error)") }
     logger.error("the server rejected a write: \(error)")
@@ -135,14 +131,10 @@ extension Reactor {
   /// age are dropped: a query the write affects has had that long to be refreshed.
   func cleanUpConfirmedWrites() {
     let processed = queries.values.filter(\.hasResult).map { $0.processedTxID ?? 0 }
-    let floor = processed.min() ?? Int.max
-    var ids = Set(mutations.filter { m in m.txID.map { $0 <= floor } ?? false }.map(\.id))
-    if mutations.count >= pendingCleanup.threshold {
-      let now = ContinuousClock.now
-      for m in mutations where m.confirmed.map({ $0 + pendingCleanup.age <= now }) ?? false { ids.insert(m.id) }
-    }
+    let ids = writes.dropFinished(
+      floor: processed.min() ?? Int.max, now: config.clock.now, threshold: pendingCleanup.threshold,
+      age: pendingCleanup.age)
     guard !ids.isEmpty else { return }
-    mutations.removeAll { ids.contains($0.id) }
     // Their attrs joined the server's table on transact-ok, so the optimistic table is unchanged.
     do { try storage.delete(Array(ids)) } catch { logger.error("could not delete finished writes: \(error)") }
     for key in queries.keys where !ids.isDisjoint(with: queries[key]!.overlaid) {

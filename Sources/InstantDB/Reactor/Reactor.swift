@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import InstantCore
 import Logging
@@ -12,6 +13,8 @@ actor Reactor {
     var transport: any WebSocketTransport
     var schema: ClientSchema?
     var cachedQueryLimit: Int
+    /// What the client waits on: reconnect delays, the cache's save, the age of acknowledged writes.
+    var clock: AnyClock<Duration>
   }
 
   let config: Configuration
@@ -50,15 +53,11 @@ actor Reactor {
   var resultSequence = 0
   /// Server results saved earlier, by canonical query, for queries nobody subscribes to now.
   var cache: [String: ClientStorage.CachedQuery]
-  /// Pending writes in order.
-  var mutations: [PendingMutation]
+  /// Pending writes in order, and how recent ones ended.
+  var writes: WriteQueue
   var optimisticAttrsCache: AttrStore?
-  /// How finished writes ended, for `synced()` calls that come late (bounded).
-  var outcomes: [String: Result<Int, InstantClientError>] = [:]
-  var outcomeOrder: [String] = []
+  /// The callers of `synced()` waiting for a write's end, by write id.
   var syncWaiters: [String: [CheckedContinuation<Result<Int, InstantClientError>, Never>]] = [:]
-  /// How often each write was retried after an attribute race (bounded).
-  var attrConflictRetries: [String: Int] = [:]
   var pendingWatchers = Watchers<[PendingWrite]>()
   var rejectionWatchers = Watchers<RejectedWrite>()
   /// Server results waiting to be saved for offline start, written at most once a second.
@@ -89,7 +88,7 @@ actor Reactor {
       }
     }
     self.attrs = attrs
-    self.mutations = saved.mutations
+    self.writes = WriteQueue(saved.mutations)
     self.cache = saved.queries
   }
 
@@ -135,7 +134,7 @@ actor Reactor {
     connection = nil
     sessionID = nil
     if status != .errored { setStatus(.closed) }
-    for i in mutations.indices { mutations[i].sentOnThisSocket = false }
+    writes.socketClosed()
     notifyPendingWatchers()
     roomsSocketClosed()
   }
@@ -149,7 +148,7 @@ actor Reactor {
       if let delay {
         Task {
           // Nothing cancels this task; if anything did, waking early only reconnects sooner.
-          try? await Task.sleep(for: delay)
+          try? await self.config.clock.sleep(for: delay)
           self.wake(id)
         }
       }
@@ -257,7 +256,7 @@ actor Reactor {
     statusWatchers.yield(new)
   }
 
-  var pendingWrites: [PendingWrite] { mutations.map(\.publicValue) }
+  var pendingWrites: [PendingWrite] { writes.pending.map(\.publicValue) }
 
   /// Opens a stream of status changes (starting with the current one).
   func watchStatus(_ id: UUID, _ continuation: AsyncStream<ConnectionStatus>.Continuation) {

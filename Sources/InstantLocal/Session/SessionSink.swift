@@ -1,3 +1,4 @@
+import Clocks
 import InstantCore
 import NIOConcurrencyHelpers
 
@@ -22,17 +23,20 @@ import NIOConcurrencyHelpers
 struct SessionSink: Sendable {
   private let outbox = BatchQueue<SessionOutbox.Item>()
   private let presenceInterval: Duration
-  private let lastPresence = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+  /// What paces presence (a `TestClock` in tests, so pacing is checked without waiting).
+  private let clock: AnyClock<Duration>
+  private let lastPresence = NIOLockedValueBox<AnyClock<Duration>.Instant?>(nil)
   private let maxQueuedBytes: Int
   /// Bytes queued (``SessionOutbox/Item/byteCount``), and whether the bound was passed.
   private let queued = NIOLockedValueBox((bytes: 0, overflowed: false))
   private let overflow: @Sendable (Int) -> Void
 
   init(
-    presenceInterval: Duration = .zero, maxQueuedBytes: Int = .max,
+    presenceInterval: Duration = .zero, clock: AnyClock<Duration> = AnyClock(ContinuousClock()), maxQueuedBytes: Int = .max,
     overflow: @escaping @Sendable (_ queuedBytes: Int) -> Void = { _ in }
   ) {
     self.presenceInterval = presenceInterval
+    self.clock = clock
     self.maxQueuedBytes = maxQueuedBytes
     self.overflow = overflow
   }
@@ -90,11 +94,10 @@ struct SessionSink: Sendable {
   /// meanwhile can coalesce.
   func nextFrames() async -> [String]? {
     guard var items = await outbox.next() else { return nil }
-    let clock = ContinuousClock()
     if items.allSatisfy({ $0.roomID != nil }), let last = lastPresence.withLockedValue({ $0 }),
-      clock.now < last + presenceInterval
+      clock.now < last.advanced(by: presenceInterval)
     {
-      try? await clock.sleep(until: last + presenceInterval)
+      try? await clock.sleep(until: last.advanced(by: presenceInterval))
       for item in outbox.takeAll() { SessionOutbox.enqueue(item, into: &items) }
     }
     if items.contains(where: { $0.roomID != nil }) { lastPresence.withLockedValue { $0 = clock.now } }

@@ -1,0 +1,163 @@
+import Clocks
+import InstantCore
+
+/// This client's writes that the server has not finished with, in order, and how recent ones
+/// ended: a state machine the reactor owns. Each event says what changed; the reactor does the
+/// rest (the file, the queries' overlays, the callers waiting in `synced()`), so every rule here
+/// is testable without a socket or a database (`WriteQueueTests`).
+struct WriteQueue {
+  /// Pending writes, oldest first.
+  private(set) var pending: [PendingMutation]
+  /// How finished writes ended, for `synced()` calls that come late: the newest ``keptOutcomes``.
+  private var outcomes: [String: Result<Int, InstantClientError>] = [:]
+  private var outcomeOrder: [String] = []
+  /// How often each write was retried after an attribute race.
+  private var attrConflictRetries: [String: Int] = [:]
+
+  static let keptOutcomes = 1_000
+  static let attrConflictRetryLimit = 3
+
+  init(_ saved: [PendingMutation]) { pending = saved }
+
+  /// The order of the next write: after every pending one.
+  var nextOrder: Int { (pending.last?.order ?? 0) + 1 }
+
+  mutating func append(_ m: PendingMutation) { pending.append(m) }
+
+  // MARK: Answers
+
+  enum Status: Equatable {
+    case finished(Result<Int, InstantClientError>)
+    /// Acknowledged, still overlaid until every query reflects it.
+    case acknowledged(txID: Int)
+    case waiting
+    case unknown
+  }
+
+  /// What `synced()` can answer for write `id` now.
+  func status(of id: String) -> Status {
+    if let outcome = outcomes[id] { return .finished(outcome) }
+    // From the newest: a receipt is usually awaited right after its write was queued, and a
+    // scan from the front would make each wait cost the whole offline backlog.
+    guard let m = pending.last(where: { $0.id == id }) else { return .unknown }
+    return m.txID.map { .acknowledged(txID: $0) } ?? .waiting
+  }
+
+  /// Records how write `id` ended (its outcome is kept for late `synced()` calls).
+  mutating func finish(_ id: String, _ outcome: Result<Int, InstantClientError>) {
+    outcomes[id] = outcome
+    attrConflictRetries[id] = nil
+    outcomeOrder.append(id)
+    if outcomeOrder.count > Self.keptOutcomes { outcomes[outcomeOrder.removeFirst()] = nil }
+  }
+
+  // MARK: The socket
+
+  /// After `init-ok`: the frames that send every unacknowledged write again, in order, and the ids
+  /// of those never sent before (to record as sent). A write that may have reached the server
+  /// goes without its `create` modes and without the steps later writes undo (``MootSteps``).
+  mutating func resend(knownAttrs: AttrStore) -> (frames: [ClientMessage], firstSent: [String]) {
+    var moot = MootSteps()
+    var frames: [Int: ClientMessage] = [:]
+    for i in pending.indices.reversed() {
+      if pending[i].txID == nil {
+        if pending[i].wasSent {
+          frames[i] = pending[i].frame(resend: true, steps: moot.filter(pending[i].steps, attrs: knownAttrs))
+        } else {
+          frames[i] = pending[i].frame(resend: false)
+          moot.keepEntities(namedBy: pending[i].steps)
+        }
+      }
+      moot.absorb(pending[i].steps)
+    }
+    var firstSent: [String] = []
+    var ordered: [ClientMessage] = []
+    for i in pending.indices {
+      guard let frame = frames[i] else { continue }
+      if !pending[i].wasSent { firstSent.append(pending[i].id) }
+      ordered.append(frame)
+      pending[i].sentOnThisSocket = true
+      pending[i].wasSent = true
+    }
+    return (ordered, firstSent)
+  }
+
+  mutating func markSent(_ id: String) {
+    guard let i = pending.lastIndex(where: { $0.id == id }) else { return }
+    pending[i].sentOnThisSocket = true
+    pending[i].wasSent = true
+  }
+
+  mutating func socketClosed() {
+    for i in pending.indices { pending[i].sentOnThisSocket = false }
+  }
+
+  // MARK: The server's answers
+
+  /// `transact-ok`: the write `id` is in the server's log as `txID`; nil if it is not pending.
+  mutating func acknowledge(_ id: String, txID: Int, at now: AnyClock<Duration>.Instant) -> PendingMutation? {
+    guard let i = pending.firstIndex(where: { $0.id == id }) else { return nil }
+    pending[i].txID = txID
+    pending[i].confirmed = now
+    return pending[i]
+  }
+
+  enum Refusal: Equatable {
+    /// No pending write has that id (a query's or a room's error).
+    case notAWrite
+    /// A timeout or a fault: the write may or may not have committed, so it stays and is sent
+    /// again on the next connection rather than lost.
+    case keepPending
+    /// Another client created one of its attrs first, under another id: it is fine once its attr
+    /// ids are the server's, which reconnecting brings (`init-ok`, then ``rewrite(against:)``).
+    case retryWithServerAttrs
+    /// Refused for good: removed from the queue.
+    case rejected(PendingMutation)
+  }
+
+  /// The server's `error` for write `id`.
+  mutating func refuse(_ id: String, _ error: ServerError) -> Refusal {
+    guard let i = pending.firstIndex(where: { $0.id == id }) else { return .notAWrite }
+    if error.isFault {
+      pending[i].sentOnThisSocket = false
+      return .keepPending
+    }
+    // An attr id that exists with other properties is not that race: rewriting to the server's ids
+    // cannot fix it, so only the race (``ServerError/isAttrConflict``) is retried, a few times.
+    if error.isAttrConflict, attrConflictRetries[id, default: 0] < Self.attrConflictRetryLimit {
+      attrConflictRetries[id, default: 0] += 1
+      pending[i].sentOnThisSocket = false
+      return .retryWithServerAttrs
+    }
+    return .rejected(pending.remove(at: i))
+  }
+
+  /// The server's attrs arrived: pending writes that invented attrs it has under other ids are
+  /// rewritten to its ids. Returns the writes that changed.
+  mutating func rewrite(against attrs: AttrStore) -> [PendingMutation] {
+    AttrRewriter.rewrite(&pending, against: attrs).map { pending[$0] }
+  }
+
+  // MARK: Leaving the queue
+
+  /// Drops acknowledged writes that every query's result reflects (those up to `floor`, the
+  /// lowest tx-id the queries' results reflect) and, once `threshold` writes are pending, those
+  /// acknowledged `age` or more before `now`, as the reference client does. Returns their ids.
+  mutating func dropFinished(
+    floor: Int, now: AnyClock<Duration>.Instant, threshold: Int, age: Duration
+  ) -> Set<String> {
+    var ids = Set(pending.filter { m in m.txID.map { $0 <= floor } ?? false }.map(\.id))
+    if pending.count >= threshold {
+      for m in pending where m.confirmed.map({ $0.advanced(by: age) <= now }) ?? false { ids.insert(m.id) }
+    }
+    if !ids.isEmpty { pending.removeAll { ids.contains($0.id) } }
+    return ids
+  }
+
+  /// Empties the queue (the signed-in user changed): the ids of the acknowledged writes and of
+  /// the others, which never will be.
+  mutating func removeAll() -> (acknowledged: [String], unacknowledged: [String]) {
+    defer { pending = [] }
+    return (pending.filter { $0.txID != nil }.map(\.id), pending.filter { $0.txID == nil }.map(\.id))
+  }
+}

@@ -1,0 +1,52 @@
+import Clocks
+import Foundation
+import InstantCore
+import TestSupport
+import Testing
+
+@testable import InstantDB
+
+/// The client waits on the clock it is given, so its timing is checked by advancing a TestClock
+/// instead of sleeping.
+@Suite("The client's clock", .timeLimit(.minutes(1)))
+struct ClientClockTests {
+  /// A transport that refuses every connection and counts the attempts.
+  final class Refusing: WebSocketTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var attempts: Int { lock.withLock { count } }
+
+    func connect(to url: URL) async throws -> any WebSocketConnection {
+      lock.withLock { count += 1 }
+      throw WebSocketTransportError("refused")
+    }
+  }
+
+  static func client(_ transport: any WebSocketTransport, _ clock: TestClock<Duration>) -> InstantClient {
+    InstantClient(
+      appId: LocalServer.appID, apiURI: URL(string: "http://127.0.0.1:9")!,
+      websocketURI: URL(string: "ws://127.0.0.1:9/runtime/session")!, storage: .memory, transport: transport,
+      clock: clock)
+  }
+
+  /// Whether something sleeps on `clock` (`checkSuspension` throws when something does).
+  static func waitsOn(_ clock: TestClock<Duration>) async -> Bool {
+    (try? await clock.checkSuspension()) == nil
+  }
+
+  @Test("Reconnecting waits 0 s, then 1 s more after each refusal, at most 10 s, on the client's clock")
+  func reconnectBackoff() async throws {
+    let clock = TestClock()
+    let transport = Refusing()
+    let db = Self.client(transport, clock)
+    defer { Task { await db.shutdown() } }
+    try await eventually("two attempts at once: the first reconnect waits 0 s") { transport.attempts == 2 }
+    for (index, seconds) in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10].enumerated() {
+      try await eventually("the client waits on its clock") { await Self.waitsOn(clock) }
+      await clock.advance(by: .seconds(seconds) - .milliseconds(1))
+      #expect(transport.attempts == index + 2, "no attempt \(seconds) s minus 1 ms after the last")
+      await clock.advance(by: .milliseconds(1))
+      try await eventually("the attempt after \(seconds) s") { transport.attempts == index + 3 }
+    }
+  }
+}

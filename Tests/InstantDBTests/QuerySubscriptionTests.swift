@@ -41,7 +41,7 @@ struct QuerySubscriptionTests {
   private func expectNoLiveQuery(_ client: InstantClient, after count: Int) async throws {
     let hooks = client.reactor.subscriptionHooks
     try await eventually("every subscribe and unsubscribe ran", every: .milliseconds(5)) { hooks.finished == (count, count) }
-    let live = await client.reactor.queries.count
+    let live = await client.reactor.queries.byKey.count
     #expect(live == 0, "\(live) queries are still live after their iterations ended")
   }
 }

@@ -83,15 +83,7 @@ extension Reactor {
   /// Forgets every server result, in memory and on disk; subscribers keep what they last got
   /// until the new user's results arrive.
   private func clearResults() async {
-    for key in queries.keys {
-      queries[key]!.serverTriples = nil
-      queries[key]!.pageInfo = nil
-      queries[key]!.processedTxID = nil
-      queries[key]!.isFresh = false
-      queries[key]!.base = nil
-      queries[key]!.overlay = nil
-    }
-    cache = [:]
+    queries.forgetResults()
     cacheBatch = [:]
     // A save still asleep now finds nothing to write; one already writing finishes before the
     // delete, so no result of the old user reaches the disk after it.

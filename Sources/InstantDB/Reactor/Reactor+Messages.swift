@@ -63,9 +63,7 @@ extension Reactor {
     receiveInitUser(auth["user"])
     // Re-send every live query (with its original event id), then every write the server has not
     // acknowledged, in order (docs/protocol.md, "Offline replay").
-    for state in queries.values.sorted(by: { $0.eventID < $1.eventID }) where !state.subscribers.isEmpty {
-      send(ClientMessage(clientEventID: state.eventID, .addQuery(q: state.q)))
-    }
+    queries.resubscriptions.forEach(send)
     // A re-sent write goes without the steps that later writes undo (MootSteps).
     let (frames, firstSent) = writes.resend(knownAttrs: optimisticAttrs())
     do { try storage.markSent(firstSent) } catch { logger.error("could not record sent writes: \(error)") }
@@ -128,11 +126,7 @@ extension Reactor {
       }
     }
     if originalOp == .addQuery, let q = original["q"] {
-      let key = q.canonicalString
-      guard queries[key] != nil else { return }
-      queries[key]!.error = InstantClientError(serverError, kind: .queryRejected)
-      deliver(key)
-      return
+      return perform(queries.refused(q, InstantClientError(serverError, kind: .queryRejected)))
     }
     if let originalOp, originalOp.isRoomOp {
       return handleRoomError(serverError, op: originalOp, roomID: original["room-id"]?.stringValue)
@@ -169,10 +163,6 @@ extension Reactor {
         logger.error("could not save rewritten writes: \(error)")
       }
     }
-    for key in queries.keys {
-      if let triples = queries[key]!.serverTriples { queries[key]!.base = makeStore(triples) }
-      rebuildOverlay(key)
-      deliver(key)
-    }
+    perform(queries.attrsChanged(queryContext))
   }
 }

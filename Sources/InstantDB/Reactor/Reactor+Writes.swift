@@ -20,7 +20,7 @@ extension Reactor {
       // entity: asked of the stores with pending writes applied, so an update after a local
       // delete is an upsert (the user's intent), not a strict update the server will refuse.
       let instaml = InstaML(
-        attrs: optimisticAttrs(), stores: queries.values.compactMap(\.overlay), schema: config.schema)
+        attrs: optimisticAttrs(), stores: queries.overlays, schema: config.schema)
       steps = try instaml.transform(ops)
     } catch {
       throw InstantClientError(.invalidOps, error.description, underlying: error)
@@ -31,24 +31,12 @@ extension Reactor {
       created: (Date().timeIntervalSince1970 * 1000).rounded(), steps: steps, wasSent: sendNow)
     // Shown first, saved next: subscribers are not kept waiting on the disk. A new write comes
     // after every pending one, so it is applied on top of each overlay as is.
-    for key in queries.keys {
-      guard queries[key]!.overlay != nil else { continue }
-      do {
-        try queries[key]!.overlay!.transact(steps)
-        queries[key]!.overlaid.append(m.id)
-      } catch {
-        logger.error("a write could not be applied locally: \(error)")
-      }
-      deliver(key)
-    }
+    perform(queries.apply(m))
     do {
       try storage.insert(m)
     } catch {
       // Not saved, so not made: withdrawn from every query before the caller hears why.
-      for key in queries.keys {
-        rebuildOverlay(key)
-        deliver(key)
-      }
+      perform(queries.withdraw(nil, queryContext))
       throw InstantClientError(.storage, "the write could not be saved on this device: \(error)", underlying: error)
     }
     writes.append(m)
@@ -112,10 +100,7 @@ extension Reactor {
     optimisticAttrsCache = nil
     do { try storage.delete([m.id]) } catch { logger.error("could not delete a rejected write: \(error)") }
     logger.error("the server rejected a write: \(error)")
-    for key in queries.keys where queries[key]!.overlaid.contains(m.id) {
-      rebuildOverlay(key)
-      deliver(key)
-    }
+    perform(queries.withdraw([m.id], queryContext))
     finish(m.id, .failure(error))
     rejectionWatchers.yield(RejectedWrite(id: m.id, error: error))
     notifyPendingWatchers()
@@ -130,16 +115,13 @@ extension Reactor {
   /// ``pendingCleanup``'s threshold of writes is pending, those acknowledged longer ago than its
   /// age are dropped: a query the write affects has had that long to be refreshed.
   func cleanUpConfirmedWrites() {
-    let processed = queries.values.filter(\.hasResult).map { $0.processedTxID ?? 0 }
     let ids = writes.dropFinished(
-      floor: processed.min() ?? Int.max, now: config.clock.now, threshold: pendingCleanup.threshold,
+      floor: queries.reflectedTxID, now: config.clock.now, threshold: pendingCleanup.threshold,
       age: pendingCleanup.age)
     guard !ids.isEmpty else { return }
     // Their attrs joined the server's table on transact-ok, so the optimistic table is unchanged.
     do { try storage.delete(Array(ids)) } catch { logger.error("could not delete finished writes: \(error)") }
-    for key in queries.keys where !ids.isDisjoint(with: queries[key]!.overlaid) {
-      queries[key]!.overlaid.removeAll { ids.contains($0) }
-    }
+    queries.forgetWrites(ids)
     notifyPendingWatchers()
   }
 }

@@ -48,11 +48,7 @@ actor Reactor {
 
   /// The server's attrs (from `init-ok`/`refresh-ok`, plus those of acknowledged writes).
   var attrs: AttrStore
-  var queries: [String: QueryState] = [:]
-  /// The number of the newest answer given to any subscriber (``QueryResult/sequence``).
-  var resultSequence = 0
-  /// Server results saved earlier, by canonical query, for queries nobody subscribes to now.
-  var cache: [String: ClientStorage.CachedQuery]
+  var queries: QueryRegistry
   /// Pending writes in order, and how recent ones ended.
   var writes: WriteQueue
   var optimisticAttrsCache: AttrStore?
@@ -89,7 +85,7 @@ actor Reactor {
     }
     self.attrs = attrs
     self.writes = WriteQueue(saved.mutations)
-    self.cache = saved.queries
+    self.queries = QueryRegistry(cache: saved.queries, cachedQueryLimit: config.cachedQueryLimit)
   }
 
   func start() {
@@ -198,8 +194,7 @@ actor Reactor {
     if let connection { await connection.close() }
     await connectionTask?.value
     setStatus(.closed)
-    for (_, state) in queries { state.subscribers.values.forEach { $0.finish() } }
-    queries = [:]
+    for subscriber in queries.removeAll() { subscriber.finish() }
     statusWatchers.finishAll()
     pendingWatchers.finishAll()
     rejectionWatchers.finishAll()

@@ -15,50 +15,53 @@ extension Reactor {
     } catch {
       logger.error("signed out: \(error)")
     }
-    setAuthState(AuthState(user))
+    performNow(auth.loaded(user))
   }
 
-  /// Makes `user` the signed-in user (nil: signed out). Cached query results are dropped (they
-  /// were read with the old user's permissions) and the socket is reopened with the new token.
-  /// Writes the server has not confirmed are rejected with ``InstantClientError/Kind/userChanged``
-  /// — each reported through ``InstantClient/rejectedWrites()`` and its `synced()` — unless the
-  /// user id stays the same (a guest upgraded by a magic code keeps its id and its writes).
+  /// Makes `user` the signed-in user (nil: signed out); see ``AuthSession/change(to:)``. Rejected
+  /// writes are reported through ``InstantClient/rejectedWrites()`` and their `synced()`.
   func changeUser(_ user: AuthUser?) async {
-    let old = auth.user
-    if case .loading = auth.state {} else if old == user { return }
-    do { try auth.file.save(user?.stored) } catch { logger.error("could not store the signed-in user: \(error)") }
-    setAuthState(AuthState(user))
-    guard old != user else { return }
-    await clearResults()
-    if old?.id != user?.id { rejectUnconfirmedWrites() }
-    await reconnectNow()
-  }
-
-  /// The user from `init-ok` (`auth.user`): fresher fields for the same user.
-  func receiveInitUser(_ json: JSON?) {
-    // An `init-ok` for a socket opened before a sign-in speaks for the previous user, who may
-    // have the same id (a guest upgraded in place): it must not undo the sign-in.
-    guard let current = auth.user, initRefreshToken == current.refreshToken, let json,
-      let user = AuthUser(json: json, refreshToken: current.refreshToken)
-    else { return }
-    receiveVerifiedUser(user)
-  }
-
-  /// The server's current view of the signed-in user (same id and token): stored, no reconnect.
-  func receiveVerifiedUser(_ user: AuthUser) {
-    guard let current = auth.user, user.id == current.id, user.refreshToken == current.refreshToken, user != current else {
-      return
+    for action in auth.change(to: user) {
+      switch action {
+      case .forgetResults: await clearResults()
+      case .rejectUnconfirmedWrites: rejectUnconfirmedWrites()
+      case .reconnect: await reconnectNow()
+      case .store, .publish: performNow([action])
+      }
     }
-    do { try auth.file.save(user.stored) } catch { logger.error("could not store the signed-in user: \(error)") }
-    setAuthState(AuthState(user))
+  }
+
+  /// The user from `init-ok` (`auth.user`).
+  func receiveInitUser(_ json: JSON?) {
+    performNow(auth.initUser(json, initToken: initRefreshToken))
+  }
+
+  /// The server's current view of the signed-in user: stored, no reconnect.
+  func receiveVerifiedUser(_ user: AuthUser) {
+    performNow(auth.verified(user))
+  }
+
+  /// Performs the actions that need no waiting: storing the user and telling the watchers (the
+  /// only ones ``AuthSession`` returns outside ``AuthSession/change(to:)``).
+  private func performNow(_ actions: [AuthSession.Action]) {
+    for action in actions {
+      switch action {
+      case let .store(user):
+        do { try auth.file.save(user?.stored) } catch { logger.error("could not store the signed-in user: \(error)") }
+      case let .publish(state):
+        auth.watchers.yield(state)
+      case .forgetResults, .rejectUnconfirmedWrites, .reconnect:
+        logger.error("an auth change that needs the socket reached a path that cannot wait; use changeUser")
+      }
+    }
   }
 
   /// An `init` refused because the refresh token is unknown (revoked, user deleted): sign out,
-  /// which reconnects without a token. False if `message` is not that.
+  /// which reconnects without a token. False if `error` is not that.
   func handleAuthError(_ error: ServerError, originalOp: ClientOp?) -> Bool {
-    guard originalOp == .initialize || status != .authenticated,
-      error.type == .recordNotFound, error.hint["record-type"]?.stringValue == "app-user"
-    else { return false }
+    guard AuthSession.refusesUser(error, originalOp: originalOp, isAuthenticated: status == .authenticated) else {
+      return false
+    }
     logger.error("the server no longer knows the signed-in user; signing out")
     Task { await self.changeUser(nil) }
     return true
@@ -74,11 +77,6 @@ extension Reactor {
 
   func unwatchAuth(_ id: UUID) { auth.watchers.remove(id) }
 
-  private func setAuthState(_ state: AuthState) {
-    guard state != auth.state else { return }
-    auth.state = state
-    auth.watchers.yield(state)
-  }
 
   /// Forgets every server result, in memory and on disk; subscribers keep what they last got
   /// until the new user's results arrive.

@@ -49,10 +49,13 @@ public struct ClientMessage: Sendable, Equatable {
     return op
   }
 
-  /// Reads a frame, refusing a missing or malformed parameter with the reference's error.
-  public init(frame: JSON) throws(ServerError) {
+  /// Reads a frame, refusing a missing or malformed parameter with the reference's error. `op`
+  /// is the frame's op when the caller has read it already (``op(of:)``).
+  public init(frame: JSON, op known: ClientOp? = nil) throws(ServerError) {
     clientEventID = frame["client-event-id"] ?? .null
-    switch try Self.op(of: frame) {
+    let op: ClientOp
+    if let known { op = known } else { op = try Self.op(of: frame) }
+    switch op {
     case .initialize:
       guard let raw = frame["app-id"], raw != .null else { throw .paramMissing("app-id") }
       guard let appID = raw.stringValue else { throw .paramMalformed("app-id", input: raw) }

@@ -106,7 +106,7 @@ final class SessionConnection {
       throw .validation("init", input: .object(input), ["`init` has already run for this session."])
     }
     guard op == .initialize || app != nil else { throw .initNotRun(sessionID: id) }
-    let message = try ClientMessage(frame: event)
+    let message = try ClientMessage(frame: event, op: op)
     switch message.body {
     case let .initialize(appID, refreshToken, versions):
       try await handleInit(appID: appID, refreshToken: refreshToken, versions: versions, clientEventID: clientEventID)

@@ -154,15 +154,18 @@ extension ServerMessage {
       w.member("client-event-id", clientEventID)
     case let .refreshOK(processedTxID, computations, attrs):
       if let processedTxID { w.member("processed-tx-id", processedTxID) }
-      var list = "["
-      for (i, computation) in computations.enumerated() {
-        if i > 0 { list += "," }
-        var c = FrameWriter()
-        c.member("instaql-query", computation.q)
-        c.member("instaql-result", computation.result)
-        list += c.finish()
+      w.member("computations") { out in
+        out += "["
+        for (i, computation) in computations.enumerated() {
+          if i > 0 { out += "," }
+          out += "{\"instaql-query\":"
+          computation.q.write(to: &out)
+          out += ",\"instaql-result\":"
+          computation.result.write(to: &out)
+          out += "}"
+        }
+        out += "]"
       }
-      w.member("computations", .raw(list + "]"))
       if let attrs { w.member("attrs", attrs) }
     case let .transactOK(txID, clientEventID):
       w.member("tx-id", txID)

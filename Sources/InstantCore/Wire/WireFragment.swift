@@ -29,10 +29,16 @@ struct FrameWriter {
   private(set) var text = "{"
 
   mutating func member(_ key: String, _ value: WireFragment) {
+    member(key) { value.write(to: &$0) }
+  }
+
+  /// A member whose value `body` writes into the frame's text directly (no intermediate copy of
+  /// a large value).
+  mutating func member(_ key: String, writing body: (inout String) -> Void) {
     if text.utf8.count > 1 { text += "," }
     JSON.writeString(key, to: &text)
     text += ":"
-    value.write(to: &text)
+    body(&text)
   }
 
   mutating func member(_ key: String, _ value: JSON) { member(key, .json(value)) }
@@ -40,9 +46,7 @@ struct FrameWriter {
   mutating func member(_ key: String, _ value: String) { member(key, .json(.string(value))) }
 
   mutating func member(_ key: String, _ value: Int) {
-    if text.utf8.count > 1 { text += "," }
-    JSON.writeString(key, to: &text)
-    text += ":" + String(value)
+    member(key) { $0 += String(value) }
   }
 
   consuming func finish() -> String { text + "}" }

@@ -53,13 +53,11 @@ extension Reactor {
 
   private func handleInitOK(sessionID: String, auth: JSON, appStatus: String?, attrs: JSON) {
     // `init` runs once per socket: another `init-ok` would re-send every query and write.
-    guard status == .opened else { return logger.error("skipped an init-ok on a socket that already had one") }
-    backoff.reset()
-    lastError = nil
-    self.sessionID = sessionID.isEmpty ? nil : sessionID
+    let (accepted, newStatus) = connectionState.initOK(sessionID: sessionID)
+    guard accepted else { return logger.error("skipped an init-ok on a socket that already had one") }
     if let appStatus { setAppStatus(appStatus) }
     if attrs != .null { replaceAttrs(attrs) }
-    setStatus(.authenticated)
+    publish(newStatus)
     receiveInitUser(auth["user"])
     // Re-send every live query (with its original event id), then every write the server has not
     // acknowledged, in order (docs/protocol.md, "Offline replay").
@@ -134,9 +132,8 @@ extension Reactor {
     if handleAuthError(serverError, originalOp: originalOp) { return }
     if status != .authenticated || originalOp == .initialize {
       let error = InstantClientError(serverError, kind: .initRejected)
-      lastError = error
       logger.error("the server refused init: \(error)")
-      setStatus(.errored)
+      publish(connectionState.initRefused(error))
       return
     }
     logger.error("server error: \(serverError.message) (\(serverError.type?.rawValue ?? "?"))")

@@ -28,18 +28,18 @@ actor Reactor {
 
   // MARK: Connection
 
-  var status: ConnectionStatus = .connecting
+  /// The socket's status, generation, session, back-off and network.
+  var connectionState = ConnectionState()
+  var status: ConnectionStatus { connectionState.status }
+  var sessionID: String? { connectionState.sessionID }
+  var lastError: InstantClientError? { connectionState.lastError }
+  var socketGeneration: Int { connectionState.generation }
   var appStatus: AppStatus = .active
-  var sessionID: String?
   /// The refresh token the current socket's `init` carried: its `init-ok` speaks for that user.
   var initRefreshToken: String?
-  var lastError: InstantClientError?
   var connection: (any WebSocketConnection)?
-  var socketGeneration = 0
   var connectionTask: Task<Void, Never>?
-  var backoff = ReconnectBackoff()
   var isShutDown = false
-  var isNetworkAvailable = true
   var wakeup: (id: Int, continuation: CheckedContinuation<Void, Never>)?
   var wakeupCounter = 0
   var statusWatchers = Watchers<ConnectionStatus>()
@@ -97,20 +97,19 @@ actor Reactor {
 
   private func runConnection() async {
     while !isShutDown {
-      if !isNetworkAvailable {
+      if !connectionState.isNetworkAvailable {
         await pause(nil)
         continue
       }
-      setStatus(.connecting)
+      publish(connectionState.attempting())
       do {
         let socket = try await config.transport.connect(to: config.websocketURL)
-        guard !isShutDown, isNetworkAvailable else {
+        guard !isShutDown, connectionState.isNetworkAvailable else {
           await socket.close()
           continue
         }
-        socketGeneration += 1
         connection = socket
-        setStatus(.opened)
+        publish(connectionState.opened())
         sendInit()
         for try await text in socket.messages {
           handleFrame(text)
@@ -119,20 +118,21 @@ actor Reactor {
       } catch {
         logger.info("socket closed: \(error)")
       }
-      socketClosed()
+      let delay = socketClosed()
       if isShutDown { break }
-      let delay = backoff.next()
       if delay > .zero { await pause(delay) }
     }
   }
 
-  private func socketClosed() {
+  /// Returns the delay before the next attempt.
+  private func socketClosed() -> Duration {
     connection = nil
-    sessionID = nil
-    if status != .errored { setStatus(.closed) }
+    let (status, delay) = connectionState.closed()
+    publish(status)
     writes.socketClosed()
     notifyPendingWatchers()
     roomsSocketClosed()
+    return delay
   }
 
   /// Waits until `delay` passes (or forever when `nil`) or ``wake()`` is called.
@@ -158,16 +158,14 @@ actor Reactor {
   }
 
   func setNetworkAvailable(_ available: Bool) async {
-    guard available != isNetworkAvailable else { return }
-    isNetworkAvailable = available
-    if available {
-      backoff.reset()
+    guard let change = connectionState.network(available, hasSocket: connection != nil) else { return }
+    publish(change.publish)
+    if change.wake {
       wake()
     } else if let connection {
       // Offline from now on, not once the socket has finished closing: a write made after this
       // returns waits in the queue instead of going out on a socket that is closing.
       self.connection = nil
-      if status != .errored { setStatus(.closed) }
       await connection.close()
     }
   }
@@ -179,7 +177,7 @@ actor Reactor {
   }
 
   func reconnectNow() async {
-    backoff.reset()
+    connectionState.reconnectRequested()
     if let connection {
       await connection.close()
     } else {
@@ -193,7 +191,7 @@ actor Reactor {
     wake()
     if let connection { await connection.close() }
     await connectionTask?.value
-    setStatus(.closed)
+    publish(connectionState.shutDown())
     for subscriber in queries.removeAll() { subscriber.finish() }
     statusWatchers.finishAll()
     pendingWatchers.finishAll()
@@ -245,10 +243,9 @@ actor Reactor {
 
   // MARK: Observation
 
-  func setStatus(_ new: ConnectionStatus) {
-    guard new != status else { return }
-    status = new
-    statusWatchers.yield(new)
+  /// Tells the status watchers of a change ``ConnectionState`` reported.
+  func publish(_ status: ConnectionStatus?) {
+    if let status { statusWatchers.yield(status) }
   }
 
   var pendingWrites: [PendingWrite] { writes.pending.map(\.publicValue) }

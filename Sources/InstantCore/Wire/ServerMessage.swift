@@ -7,7 +7,7 @@ import OrderedCollections
 /// server can serialise one result once for every session it goes to.
 public enum ServerMessage: Sendable, Equatable {
   /// The session is open: its id, the app's attrs, the signed-in user (`auth.user`), the app's status.
-  case initOK(sessionID: String, clientEventID: JSON, auth: JSON, appStatus: String?, attrs: WireFragment)
+  case initOK(sessionID: String?, clientEventID: JSON, auth: JSON, appStatus: String?, attrs: WireFragment)
   case addQueryOK(q: WireFragment, result: WireFragment, processedTxID: Int?, clientEventID: JSON)
   /// The session already subscribes to `q`; its results keep coming in `refresh-ok`.
   case addQueryExists(q: WireFragment, clientEventID: JSON)
@@ -86,7 +86,7 @@ extension ServerMessage {
     switch op {
     case .initOK:
       self = .initOK(
-        sessionID: frame["session-id"]?.stringValue ?? "", clientEventID: eventID, auth: frame["auth"] ?? .null,
+        sessionID: frame["session-id"]?.stringValue, clientEventID: eventID, auth: frame["auth"] ?? .null,
         appStatus: frame["app-status"]?["status"]?.stringValue, attrs: .json(frame["attrs"] ?? .null))
     case .addQueryOK:
       guard let q = frame["q"], let result = frame["result"] else { throw missing("q or result") }
@@ -138,7 +138,7 @@ extension ServerMessage {
     w.member("op", op.rawValue)
     switch self {
     case let .initOK(sessionID, clientEventID, auth, appStatus, attrs):
-      w.member("session-id", sessionID)
+      if let sessionID { w.member("session-id", sessionID) }
       w.member("client-event-id", clientEventID)
       w.member("auth", auth)
       if let appStatus { w.member("app-status", ["status": .string(appStatus)]) }

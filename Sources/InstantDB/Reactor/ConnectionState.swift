@@ -24,11 +24,11 @@ struct ConnectionState {
 
   /// `init-ok`. Not accepted on a socket that had one already: `init` runs once per socket, and
   /// another `init-ok` would re-send every query and write.
-  mutating func initOK(sessionID: String) -> (accepted: Bool, publish: ConnectionStatus?) {
+  mutating func initOK(sessionID: String?) -> (accepted: Bool, publish: ConnectionStatus?) {
     guard status == .opened else { return (false, nil) }
     backoff.reset()
     lastError = nil
-    self.sessionID = sessionID.isEmpty ? nil : sessionID
+    self.sessionID = sessionID
     return (true, set(.authenticated))
   }
 

@@ -51,7 +51,7 @@ extension Reactor {
     }
   }
 
-  private func handleInitOK(sessionID: String, auth: JSON, appStatus: String?, attrs: JSON) {
+  private func handleInitOK(sessionID: String?, auth: JSON, appStatus: String?, attrs: JSON) {
     // `init` runs once per socket: another `init-ok` would re-send every query and write.
     let (accepted, newStatus) = connectionState.initOK(sessionID: sessionID)
     guard accepted else { return logger.error("skipped an init-ok on a socket that already had one") }

@@ -46,7 +46,7 @@ import Testing
 
   @Test("The first subscriber sends add-query (once authenticated) and starts from the cached result; a second gets the last answer")
   func subscribers() {
-    let cached = ClientStorage.CachedQuery(q: Self.q, triples: ServerResult.triples(Self.result(["old"])), processedTxID: 3)
+    let cached = ClientStorage.CachedQuery(q: Self.q, triples: ServerQueryResult.triples(in: Self.result(["old"])), processedTxID: 3)
     var registry = QueryRegistry(cache: [Self.key: cached], cachedQueryLimit: 10)
     let first = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
     #expect(Self.sent(first) == [.addQuery(q: Self.q)])

@@ -15,6 +15,28 @@ package struct ServerQueryResult: Sendable, Equatable {
     if let pageInfo { data["page-info"] = pageInfo }
     return .array([["data": .object(data), "child-nodes": .array([])]])
   }
+
+  /// The client's reading of an instaql result (`add-query-ok.result`,
+  /// `refresh-ok.computations[].instaql-result`): every triple of every join-row of every node,
+  /// recursing into `child-nodes`, as the reference client's `extractTriples` does (row
+  /// boundaries do not matter). The reference server nests nodes; ``instaqlResult`` does not.
+  package static func triples(in instaqlResult: JSON) -> [JSON] {
+    var out: [JSON] = []
+    var stack: [JSON] = instaqlResult.arrayValue ?? []
+    while let node = stack.popLast() {
+      if let rows = node["data"]?["datalog-result"]?["join-rows"]?.arrayValue {
+        for row in rows { out.append(contentsOf: row.arrayValue ?? []) }
+      }
+      if let children = node["child-nodes"]?.arrayValue { stack.append(contentsOf: children.reversed()) }
+    }
+    return out
+  }
+
+  /// `result[0].data["page-info"]`, where the reference client reads it.
+  package static func pageInfo(in instaqlResult: JSON) -> JSON? {
+    guard let info = instaqlResult[0]?["data"]?["page-info"], !info.isNull else { return nil }
+    return info
+  }
 }
 
 extension TripleStore {

@@ -117,9 +117,9 @@ struct QueryRegistry {
       return [.log("skipped a result for tx \(processedTxID), older than the one shown (\(current))")]
     }
     var actions: [Action] = []
-    let triples = ServerResult.triples(result)
+    let triples = ServerQueryResult.triples(in: result)
     state.serverTriples = triples
-    state.pageInfo = ServerResult.pageInfo(result)
+    state.pageInfo = ServerQueryResult.pageInfo(in: result)
     state.processedTxID = processedTxID
     state.resultSocket = socket
     state.isFresh = true

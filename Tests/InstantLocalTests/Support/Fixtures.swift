@@ -43,14 +43,5 @@ func refAttr(_ id: String, _ etype: String, _ label: String, _ target: String, _
   ]
 }
 
-/// Every triple in an instaql result (recursing into child nodes, as the client's extractTriples).
-func triples(_ result: JSON?) -> [JSON] {
-  var out: [JSON] = []
-  for node in result?.arrayValue ?? [] {
-    for row in node["data"]?["datalog-result"]?["join-rows"]?.arrayValue ?? [] {
-      out += row.arrayValue ?? []
-    }
-    out += triples(node["child-nodes"])
-  }
-  return out
-}
+/// Every triple in an instaql result, read as the client reads it.
+func triples(_ result: JSON?) -> [JSON] { ServerQueryResult.triples(in: result ?? .null) }

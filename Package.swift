@@ -50,6 +50,9 @@ let package = Package(
     // A seeded random number generator, `eventually` and other helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    // Common Expression Language: parses and evaluates InstantDB permission rules. No dependencies.
+    .target(name: "CEL"),
+    .testTarget(name: "CELTests", dependencies: ["CEL"]),
     .target(
       name: "InstantCore",
       dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]

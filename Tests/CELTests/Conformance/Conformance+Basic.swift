@@ -1,0 +1,50 @@
+// Cases re-expressed from google/cel-spec tests/simple/testdata/basic.textproto (Apache License 2.0).
+// Proto-message, container and optional-syntax cases are left out: this CEL has no protobuf types.
+import CEL
+
+extension Conformance {
+  /// From cel-spec `tests/simple/testdata/basic.textproto`.
+  static let basic: [Case] = [
+    Case("0", .value(.int(0)), "self_eval_zeroish/self_eval_int_zero"),
+    Case("0u", .value(.uint(0)), "self_eval_zeroish/self_eval_uint_zero"),
+    Case("0U", .value(.uint(0)), "self_eval_zeroish/self_eval_uint_alias_zero"),
+    Case("0.0", .value(.double(0.0)), "self_eval_zeroish/self_eval_float_zero"),
+    Case("0e+0", .value(.double(0.0)), "self_eval_zeroish/self_eval_float_zerowithexp"),
+    Case("''", .value(.string("")), "self_eval_zeroish/self_eval_string_empty"),
+    Case("\"\"", .value(.string("")), "self_eval_zeroish/self_eval_string_empty_quotes"),
+    Case("r\"\"", .value(.string("")), "self_eval_zeroish/self_eval_string_raw_prefix"),
+    Case("b\"\"", .value(.bytes([])), "self_eval_zeroish/self_eval_bytes_empty"),
+    Case("false", .value(.bool(false)), "self_eval_zeroish/self_eval_bool_false"),
+    Case("null", .value(.null), "self_eval_zeroish/self_eval_null"),
+    Case("[]", .value(.list([])), "self_eval_zeroish/self_eval_empty_list"),
+    Case("{}", .value(.map(CELMap([]))), "self_eval_zeroish/self_eval_empty_map"),
+    Case("r\"\"\"\"\"\"", .value(.string("")), "self_eval_zeroish/self_eval_string_raw_prefix_triple_double"),
+    Case("r''''''", .value(.string("")), "self_eval_zeroish/self_eval_string_raw_prefix_triple_single"),
+    Case("42", .value(.int(42)), "self_eval_nonzeroish/self_eval_int_nonzero"),
+    Case("123456789u", .value(.uint(123456789)), "self_eval_nonzeroish/self_eval_uint_nonzero"),
+    Case("123456789U", .value(.uint(123456789)), "self_eval_nonzeroish/self_eval_uint_alias_nonzero"),
+    Case("-9223372036854775808", .value(.int(-9223372036854775808)), "self_eval_nonzeroish/self_eval_int_negative_min"),
+    Case("-2.3e+1", .value(.double(-23.0)), "self_eval_nonzeroish/self_eval_float_negative_exp"),
+    Case("\"!\"", .value(.string("!")), "self_eval_nonzeroish/self_eval_string_excl"),
+    Case("'\\''", .value(.string("'")), "self_eval_nonzeroish/self_eval_string_escape"),
+    Case("b'ÿ'", .value(.bytes([195, 191])), "self_eval_nonzeroish/self_eval_bytes_escape"),
+    Case("b'\\000\\xff'", .value(.bytes([0, 255])), "self_eval_nonzeroish/self_eval_bytes_invalid_utf8"),
+    Case("[-1]", .value(.list([.int(-1)])), "self_eval_nonzeroish/self_eval_list_singleitem"),
+    Case("{\"k\":\"v\"}", .value(.map(CELMap([(CELMap.Key.string("k"), .string("v"))]))), "self_eval_nonzeroish/self_eval_map_singleitem"),
+    Case("true", .value(.bool(true)), "self_eval_nonzeroish/self_eval_bool_true"),
+    Case("0x55555555", .value(.int(1431655765)), "self_eval_nonzeroish/self_eval_int_hex"),
+    Case("-0x55555555", .value(.int(-1431655765)), "self_eval_nonzeroish/self_eval_int_hex_negative"),
+    Case("0x55555555u", .value(.uint(1431655765)), "self_eval_nonzeroish/self_eval_uint_hex"),
+    Case("0x55555555U", .value(.uint(1431655765)), "self_eval_nonzeroish/self_eval_uint_alias_hex"),
+    Case("\"\\u270c\"", .value(.string("✌")), "self_eval_nonzeroish/self_eval_unicode_escape_four"),
+    Case("\"\\U0001f431\"", .value(.string("🐱")), "self_eval_nonzeroish/self_eval_unicode_escape_eight"),
+    Case("\"\\a\\b\\f\\n\\r\\t\\v\\\"\\'\\\\\"", .value(.string("\u{7}\u{8}\u{c}\n\r\t\u{b}\"'\\")), "self_eval_nonzeroish/self_eval_ascii_escape_seq"),
+    Case("x", .value(.int(123)), bindings: ["x": .int(123)], "variables/self_eval_bound_lookup"),
+    Case("x", .error(nil), "variables/self_eval_unbound_lookup"),
+    Case("x || true", .value(.bool(true)), "variables/unbound_is_runtime_error"),
+    Case("1 + 1", .value(.int(2)), "functions/binop"),
+    Case("false", .value(.bool(false)), bindings: ["false": .bool(true)], "reserved_const/false"),
+    Case("true", .value(.bool(true)), bindings: ["true": .bool(false)], "reserved_const/true"),
+    Case("null", .value(.null), bindings: ["null": .bool(true)], "reserved_const/null"),
+  ]
+}

@@ -1,0 +1,53 @@
+// Cases re-expressed from google/cel-spec tests/simple/testdata/macros.textproto (Apache License 2.0).
+// Proto-message, container and optional-syntax cases are left out: this CEL has no protobuf types.
+import CEL
+
+extension Conformance {
+  /// From cel-spec `tests/simple/testdata/macros.textproto`.
+  static let macros: [Case] = [
+    Case("[1, 2, 3].exists(e, e > 0)", .value(.bool(true)), "exists/list_elem_all_true"),
+    Case("[1, 2, 3].exists(e, e == 2)", .value(.bool(true)), "exists/list_elem_some_true"),
+    Case("[1, 2, 3].exists(e, e > 3)", .value(.bool(false)), "exists/list_elem_none_true"),
+    Case("[1, 'foo', 3].exists(e, e != '1')", .value(.bool(true)), "exists/list_elem_type_shortcircuit"),
+    Case("[1, 'foo', 3].exists(e, e == '10')", .value(.bool(false)), "exists/list_elem_type_exhaustive"),
+    Case("[1, 2, 3].exists(e, e / 0 == 17)", .error(nil), "exists/list_elem_exists_error"),
+    Case("[].exists(e, e == 2)", .value(.bool(false)), "exists/list_empty"),
+    Case("{'key1':1, 'key2':2}.exists(k, k == 'key2')", .value(.bool(true)), "exists/map_key"),
+    Case("!{'key1':1, 'key2':2}.exists(k, k == 'key3')", .value(.bool(true)), "exists/not_map_key"),
+    Case("{'key':1, 1:21}.exists(k, k != 2)", .value(.bool(true)), "exists/map_key_type_shortcircuit"),
+    Case("!{'key':1, 1:42}.exists(k, k == 2)", .value(.bool(true)), "exists/map_key_type_exhaustive"),
+    Case("[1, 2, 3].all(e, e > 0)", .value(.bool(true)), "all/list_elem_all_true"),
+    Case("[1, 2, 3].all(e, e == 2)", .value(.bool(false)), "all/list_elem_some_true"),
+    Case("[1, 2, 3].all(e, e == 17)", .value(.bool(false)), "all/list_elem_none_true"),
+    Case("[1, 'foo', 3].all(e, e == 1)", .value(.bool(false)), "all/list_elem_type_shortcircuit"),
+    Case("[1, 'foo', 3].all(e, e % 2 == 1)", .error(nil), "all/list_elem_type_exhaustive"),
+    Case("[1, 2, 3].all(e, 6 / (2 - e) == 6)", .value(.bool(false)), "all/list_elem_error_shortcircuit"),
+    Case("[1, 2, 3].all(e, e / 0 != 17)", .error(nil), "all/list_elem_error_exhaustive"),
+    Case("[].all(e, e > 0)", .value(.bool(true)), "all/list_empty"),
+    Case("{'key1':1, 'key2':2}.all(k, k == 'key2')", .value(.bool(false)), "all/map_key"),
+    Case("[].exists_one(a, a == 7)", .value(.bool(false)), "exists_one/list_empty"),
+    Case("[7].exists_one(a, a == 7)", .value(.bool(true)), "exists_one/list_one_true"),
+    Case("[8].exists_one(a, a == 7)", .value(.bool(false)), "exists_one/list_one_false"),
+    Case("[1, 2, 3].exists_one(x, x > 20)", .value(.bool(false)), "exists_one/list_none"),
+    Case("[6, 7, 8].exists_one(foo, foo % 5 == 2)", .value(.bool(true)), "exists_one/list_one"),
+    Case("[0, 1, 2, 3, 4].exists_one(n, n % 2 == 1)", .value(.bool(false)), "exists_one/list_many"),
+    Case("['foal', 'foo', 'four'].exists_one(n, n.startsWith('fo'))", .value(.bool(false)), "exists_one/list_all"),
+    Case("[3, 2, 1, 0].exists_one(n, 12 / n > 1)", .error(nil), "exists_one/list_no_shortcircuit"),
+    Case("{6: 'six', 7: 'seven', 8: 'eight'}.exists_one(foo, foo % 5 == 2)", .value(.bool(true)), "exists_one/map_one"),
+    Case("[].map(n, n / 2)", .value(.list([])), "map/list_empty"),
+    Case("[3].map(n, n * n)", .value(.list([.int(9)])), "map/list_one"),
+    Case("[2, 4, 6].map(n, n / 2)", .value(.list([.int(1), .int(2), .int(3)])), "map/list_many"),
+    Case("[2, 1, 0].map(n, 4 / n)", .error(nil), "map/list_error"),
+    Case("{'John': 'smart'}.map(key, key) == ['John']", .value(.bool(true)), "map/map_extract_keys"),
+    Case("[].filter(n, n % 2 == 0)", .value(.list([])), "filter/list_empty"),
+    Case("[2].filter(n, n == 2)", .value(.list([.int(2)])), "filter/list_one_true"),
+    Case("[1].filter(n, n > 3)", .value(.list([])), "filter/list_one_false"),
+    Case("[1, 2, 3].filter(e, e > 3)", .value(.list([])), "filter/list_none"),
+    Case("[0, 1, 2, 3, 4].filter(x, x % 2 == 1)", .value(.list([.int(1), .int(3)])), "filter/list_some"),
+    Case("[1, 2, 3].filter(n, n > 0)", .value(.list([.int(1), .int(2), .int(3)])), "filter/list_all"),
+    Case("[3, 2, 1, 0].filter(n, 12 / n > 4)", .error(nil), "filter/list_no_shortcircuit"),
+    Case("{'John': 'smart', 'Paul': 'cute', 'George': 'quiet', 'Ringo': 'funny'}.filter(key, key == 'Ringo') == ['Ringo']", .value(.bool(true)), "filter/map_filter_keys"),
+    Case("['signer'].filter(signer, ['artifact'].all(artifact, true))", .value(.list([.string("signer")])), "nested/filter_all"),
+    Case("['signer'].all(signer, ['artifact'].all(artifact, true))", .value(.bool(true)), "nested/all_all"),
+  ]
+}

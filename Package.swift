@@ -111,7 +111,10 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    .target(name: "InstantSchema", dependencies: ["InstantCore"]),
+    .target(
+      name: "InstantSchema",
+      dependencies: ["InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
+    ),
     .executableTarget(
       name: "instant-schema",
       dependencies: [
@@ -145,11 +148,23 @@ let package = Package(
 
     // MARK: instant-local
 
+    // Permission rules (`instant.perms.ts`): the document, compiled CEL, and the checks of
+    // transactions and queries, over InstantCore's store.
+    .target(
+      name: "InstantPermissions",
+      dependencies: ["CEL", "InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
+    ),
+    .testTarget(
+      name: "InstantPermissionsTests",
+      dependencies: ["InstantPermissions", "InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
+    ),
     .target(
       name: "InstantLocal",
       dependencies: [
         .product(name: "Clocks", package: "swift-clocks"),
         "InstantCore",
+        "InstantPermissions",
+        "InstantSchema",
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),

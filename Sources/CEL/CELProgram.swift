@@ -13,6 +13,9 @@ public struct CELProgram: Sendable {
   /// The source the program was created from.
   public let source: String
   public let limits: CELLimits
+  /// The variables the expression reads, among those declared (or any name, when no
+  /// `variables` were given): what a host must bind, and what it may leave out.
+  public let referencedVariables: Set<String>
   private let root: Evaluator
   private let slots: Int
 
@@ -39,6 +42,7 @@ public struct CELProgram: Sendable {
       var compiler = Compiler(functions: functions, variables: variables, limits: limits)
       root = try compiler.compile(expr).run
       slots = compiler.slotCount
+      referencedVariables = compiler.referenced
     } catch {
       throw Self.error(error.message, at: error.offset, in: scalars)
     }

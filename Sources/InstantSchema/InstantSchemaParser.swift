@@ -8,11 +8,11 @@ import Foundation
 public enum InstantSchemaParser {
   /// Reads the schema file at `path`, following its relative imports on disk.
   public static func parse(fileAt path: String) throws(Diagnostic) -> ParsedSchema {
-    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-    guard let text = try? String(contentsOfFile: absolute, encoding: .utf8) else {
+    let file = SourcePath(file: path)
+    guard let text = try? String(contentsOfFile: file.absolute, encoding: .utf8) else {
       throw Diagnostic.unreadable(path)
     }
-    return try parse(source: text, path: path, absolutePath: absolute) { file in
+    return try parse(source: text, file) { file in
       try? String(contentsOfFile: file, encoding: .utf8)
     }
   }
@@ -22,37 +22,30 @@ public enum InstantSchemaParser {
   public static func parse(
     source: String, path: String = "instant.schema.ts", readFile: @escaping (String) -> String? = { _ in nil }
   ) throws(Diagnostic) -> ParsedSchema {
-    let absolute = path.hasPrefix("/") ? path : URL(fileURLWithPath: "/" + path).standardizedFileURL.path
-    return try parse(source: source, path: path, absolutePath: absolute, readFile: readFile)
+    try parse(source: source, SourcePath(text: path), readFile: readFile)
   }
 
   private static func parse(
-    source: String, path: String, absolutePath: String, readFile: @escaping (String) -> String?
+    source: String, _ file: SourcePath, readFile: @escaping (String) -> String?
   ) throws(Diagnostic) -> ParsedSchema {
+    let path = file.given
     let interpreter = Interpreter(readFile: readFile)
     let schema: InstantSchemaDefinition
-    do {
-      let entry = try interpreter.loadModule(path: absolutePath, text: source)
+    do throws(Diagnostic) {
+      let entry = try interpreter.loadModule(path: file.absolute, text: source)
       let reader = SchemaReader(interpreter: interpreter)
       schema = try reader.read(try reader.locateSchema(in: entry))
-    } catch var error {
-      if error.location?.file == absolutePath { error.location?.file = path }
-      error.message = error.message.replacingOccurrences(of: absolutePath + ":", with: path + ":")
-      throw error
-    }
-    func relative(_ location: SourceLocation?) -> SourceLocation? {
-      guard var location else { return nil }
-      if location.file == absolutePath { location.file = path }
-      return location
+    } catch {
+      throw file.relative(error)
     }
     let warnings = interpreter.warnings.map { warning -> Diagnostic in
       var warning = warning
-      warning.location = relative(warning.location)
+      warning.location = file.relative(warning.location)
       return warning
     }
     return ParsedSchema(
       schema: schema, warnings: warnings, sourceName: (path as NSString).lastPathComponent,
       sourceHash: SHA256.hex(Array(source.utf8)), files: interpreter.modulePaths,
-      locations: interpreter.locations.compactMapValues(relative))
+      locations: interpreter.locations.compactMapValues { file.relative($0) })
   }
 }

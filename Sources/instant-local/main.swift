@@ -32,6 +32,13 @@ struct InstantLocalCommand: AsyncParsableCommand {
   @Option(parsing: .unconditional, help: "The most a session's unread messages may take, in bytes; past it the socket is closed.")
   var maxQueuedBytes = 64 << 20
 
+  @Option(
+    help: ArgumentHelp(
+      "Permission rules every app enforces: an instant.perms.ts or a JSON file, re-read when it changes.",
+      discussion: "Without it everything is allowed, as on InstantDB for an app without rules.",
+      valueName: "path"))
+  var rules: String?
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -52,16 +59,17 @@ struct InstantLocalCommand: AsyncParsableCommand {
     let server = try InstantLocalServer(
       configuration: .init(
         host: host, port: port, storage: memory ? .memory : .file(dataPath), maxMessageBytes: maxMessageBytes,
-        maxQueuedBytes: maxQueuedBytes),
+        maxQueuedBytes: maxQueuedBytes, rulesFile: rules),
       logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath
+    let rulesLine = rules.map { "  Rules:     \($0) (re-read when it changes)\n" } ?? ""
     try await server.run { port in
       let banner = """
         instant-local listening (data: \(storage))
           WebSocket: ws://\(host):\(port)/runtime/session
           HTTP:      http://\(host):\(port)
-
+        \(rulesLine)
         """
       FileHandle.standardOutput.write(Data(banner.utf8))
     }

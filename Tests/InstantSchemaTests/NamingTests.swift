@@ -1,4 +1,4 @@
-import InstantSchema
+@testable import InstantSchema
 import Testing
 
 @Suite struct NamingTests {
@@ -58,5 +58,26 @@ import Testing
     #expect(output.warnings.map(\.schemaPath) == ["links.receiverKudos"])
     #expect(output.files[0].contents.contains("public var kudos: String\n"))
     #expect(!output.files[0].contents.contains("kudos2"))
+  }
+}
+
+@Suite("Foundation in generated files")
+struct FoundationAccessTests {
+  @Test("a file that names a Foundation type as a whole word imports Foundation publicly")
+  func wholeWords() {
+    for text in ["let d: Date", "var x: [UUID]", "(URL)", "Data", "x: Decimal?"] {
+      #expect(SwiftGenerator.namesFoundationType(text.utf8), "\(text)")
+    }
+    for text in ["Dated", "MetaData", "myURL", "UUIDs", "decimal", "DataSource", ""] {
+      #expect(!SwiftGenerator.namesFoundationType(text.utf8), "\(text)")
+    }
+  }
+
+  @Test("only the header's marker is rewritten")
+  func marker() {
+    let file = SwiftGenerator.foundationImportMarker + "\npublic struct T { var d: Date }\n// \(SwiftGenerator.foundationImportMarker)\n"
+    let out = SwiftGenerator.foundationAccess(file)
+    #expect(out.hasPrefix("public import Foundation\n"))
+    #expect(out.hasSuffix("// \(SwiftGenerator.foundationImportMarker)\n"))
   }
 }

@@ -15,6 +15,8 @@ struct Compiler {
   let limits: CELLimits
   private var scopes: [(name: String, slot: Int)] = []
   private(set) var slotCount = 0
+  /// The variables the expression reads (outside comprehensions), for ``CELProgram/referencedVariables``.
+  private(set) var referenced: Set<String> = []
 
   init(functions: CELFunctions, variables: Set<String>?, limits: CELLimits) {
     self.functions = functions
@@ -204,13 +206,17 @@ struct Compiler {
 
   /// A name outside every comprehension: a declared (or, with no declarations, any) variable,
   /// or a type name such as `int`.
-  private func global(_ name: String, _ offset: Int) throws(SourceError) -> Compiled {
+  private mutating func global(_ name: String, _ offset: Int) throws(SourceError) -> Compiled {
     if let variables {
-      if variables.contains(name) { return variable(name, offset) }
+      if variables.contains(name) {
+        referenced.insert(name)
+        return variable(name, offset)
+      }
       if let type = CELType.named[name] { return constant(.type(type), offset) }
       throw SourceError(message: "undeclared reference to '\(name)'", offset: offset)
     }
     if let type = CELType.named[name] { return constant(.type(type), offset) }
+    referenced.insert(name)
     return variable(name, offset)
   }
 
@@ -236,9 +242,12 @@ struct Compiler {
   }
 
   /// A dotted name that is itself a declared variable or a type (`google.protobuf.Timestamp`).
-  private func qualified(_ expr: Expr) throws(SourceError) -> Compiled? {
+  private mutating func qualified(_ expr: Expr) throws(SourceError) -> Compiled? {
     guard let name = qualifiedName(expr) else { return nil }
-    if variables?.contains(name) == true { return variable(name, expr.offset) }
+    if variables?.contains(name) == true {
+      referenced.insert(name)
+      return variable(name, expr.offset)
+    }
     if let type = CELType.named[name], !isVariableRoot(name) { return constant(.type(type), expr.offset) }
     return nil
   }

@@ -4,6 +4,8 @@ package struct ServerTransactionChanges: Sendable, Equatable {
   package var removed: [Triple] = []
   package var upsertedAttrs: [Attr] = []
   package var deletedAttrIDs: [String] = []
+  /// Each step's resolved facts, for permission checks.
+  package var facts = TransactionFacts()
   /// The attrs before the transaction, for ``TripleStore/revert(_:)``.
   var previousAttrs: AttrStore?
   /// Whether the app's attrs changed (every session then gets a refresh with the new attrs).

@@ -4,6 +4,8 @@ struct ServerTransactionContext {
   let systemWrite: Bool
   var upsertedAttrs: [String] = []
   var deletedAttrs: [String] = []
+  /// Each step's resolved facts, for permission checks.
+  var facts = TransactionFacts()
 
   init(now: Double, systemWrite: Bool) {
     self.now = now
@@ -49,11 +51,13 @@ extension TripleStore {
           .recordNotFound, "Attr \(id) does not exist.", description: "update-attr: there is no attr with id \(id).")
       }
       try Self.refuseSystemAttrChange(existing, step, ctx)
+      ctx.facts.changedAttrs = true
       do { try attrs.update(partial) } catch { throw .invalid(error.description, in: step.json) }
       ctx.upsertedAttrs.append(id)
       rebuildClean()
     case .deleteAttr, .restoreAttr:
       guard let id = step[1]?.stringValue else { throw .invalid("\(step.op.rawValue) needs an attr id", in: step.json) }
+      ctx.facts.changedAttrs = true
       if step.op == .deleteAttr, let existing = attrs[id] {
         try Self.refuseSystemAttrChange(existing, step, ctx)
         if let a = symbols.lookup(id) {
@@ -63,7 +67,12 @@ extension TripleStore {
         ctx.deletedAttrs.append(id)
       }
     case .ruleParams:
-      return
+      // A malformed one changes nothing and grants nothing: it is ignored, as the client's store
+      // ignores it.
+      guard let entity = step[1], let etype = step[2]?.stringValue, step.parts.count == 4 else { return }
+      var resolved = entity
+      if case .array = entity, let e = try serverEntity(entity, create: false, step, &ctx) { resolved = .string(symbols[e]) }
+      ctx.facts.ruleParams.append(.init(entity: resolved, etype: etype, params: step[3] ?? .null))
     case .addTriple, .deepMergeTriple:
       try serverWrite(step, &ctx)
     case .retractTriple:
@@ -74,17 +83,18 @@ extension TripleStore {
       if let a = symbols.lookup(attr.id), let v = existingKey(value), let r = record(e, a, v) {
         removeRecord(r, .clean)
       }
+      ctx.facts.writes.append(Self.fact(.retract, symbols[e], attr, value))
     case .deleteEntity:
       guard let entity = step.entity else { throw .invalid("delete-entity needs an entity", in: step.json) }
       guard let e = try serverEntity(entity, create: false, step, &ctx) else { return }
       // Without a namespace the step deletes the entity in every namespace it has attrs in:
       // the same guard applies to each of them.
       let etype = step.etype?.stringValue
-      let namespaces = etype.map { [$0] } ?? Set((entitySlots(e) ?? []).compactMap { attrs[symbols[$0.attr]]?.forwardIdentity.etype }).sorted()
+      let namespaces = etype.map { [$0] } ?? namespaces(of: e)
       for etype in namespaces where ServerSteps.systemEtypes.contains(etype) && !ctx.systemWrite && etype != "$users" {
         throw TransactionError(.permissionDenied, "Permission denied: cannot delete \(etype) entities.")
       }
-      serverDeleteEntity(e, etype: etype)
+      serverDeleteEntity(e, etype: etype, facts: &ctx.facts)
     }
   }
 
@@ -106,6 +116,7 @@ extension TripleStore {
     if etype.hasPrefix("$") && !ServerSteps.systemEtypes.contains(etype) && !ctx.systemWrite {
       throw .invalid("The $ keyword is reserved for system namespaces: \(etype)", in: step.json)
     }
+    ctx.facts.addedAttrs.append(.object(o))
     if let existing = attrs[attr.id] {
       if Self.sameAttr(existing, attr) { return }
       throw TransactionError(
@@ -261,6 +272,15 @@ extension TripleStore {
       value = JSONMerge.deepMerge(current ?? .null, value)
     }
     try serverPut(e, attr, value, step, &ctx)
+    ctx.facts.writes.append(Self.fact(merge ? .merge : .add, symbols[e], attr, value))
+  }
+
+  static func fact(_ kind: TransactionFacts.Write.Kind, _ entity: String, _ attr: Attr, _ value: JSON) -> TransactionFacts.Write {
+    let f = attr.forwardIdentity
+    let r = attr.isRef ? attr.reverseIdentity : nil
+    return TransactionFacts.Write(
+      kind: kind, entity: entity, etype: f.etype, label: f.label, attrID: attr.id,
+      linked: r == nil ? nil : value.stringValue, linkedEtype: r?.etype, reverseLabel: r?.label)
   }
 
   /// Writes (e, attr, value) with server rules.
@@ -307,11 +327,16 @@ extension TripleStore {
 
   /// `delete-entity` as the server does it: the entity's triples in `etype` (all when `nil`) and the
   /// links pointing at it, then cascades.
-  mutating func serverDeleteEntity(_ start: UInt32, etype startEtype: String?) {
+  mutating func serverDeleteEntity(_ start: UInt32, etype startEtype: String?, facts: inout TransactionFacts) {
     var work: [(UInt32, String?)] = [(start, startEtype)]
     var visited = Set<String>()
+    let rootEtype = startEtype ?? namespaces(of: start).first
     while let (e, etype) = work.popLast() {
       guard visited.insert(symbols[e] + "\u{0}" + (etype ?? "")).inserted else { continue }
+      for namespace in etype.map({ [$0] }) ?? namespaces(of: e) {
+        facts.deletes.append(
+          .init(entity: symbols[e], etype: namespace, root: symbols[start], rootEtype: e == start ? namespace : rootEtype ?? namespace))
+      }
       for slot in entitySlots(e) ?? [] {
         guard let attr = attrs[symbols[slot.attr]] else { continue }
         guard etype == nil || attr.forwardIdentity.etype == etype else { continue }
@@ -331,6 +356,11 @@ extension TripleStore {
         }
       }
     }
+  }
+
+  /// The namespaces an entity has attributes in, sorted.
+  func namespaces(of e: UInt32) -> [String] {
+    Set((entitySlots(e) ?? []).compactMap { attrs[symbols[$0.attr]]?.forwardIdentity.etype }).sorted()
   }
 
   /// The reference writes explicit `null`s for the indexed blob attrs a new entity does not set.

@@ -71,6 +71,7 @@ extension TripleStore {
     changes.added.removeAll { removedSet.contains($0) }
     changes.upsertedAttrs = context.upsertedAttrs.compactMap { attrs[$0] }
     changes.deletedAttrIDs = context.deletedAttrs
+    changes.facts = context.facts
     changes.previousAttrs = previousAttrs
     return changes
   }

@@ -1,4 +1,5 @@
 import InstantCore
+import InstantPermissions
 import Logging
 import OrderedCollections
 
@@ -7,12 +8,25 @@ import OrderedCollections
 extension AppDatabase {
   /// Evaluates a subscribed query: its serialized `add-query-ok.result`, or the
   /// `validation-failed` error the reference sends for a query it cannot run.
-  func evaluate(_ q: JSON) -> Result<String, ServerError> {
+  ///
+  /// With rules, the result holds only what `userID` (`nil`: a guest) may view.
+  func evaluate(_ q: JSON, for userID: String?) -> Result<String, ServerError> {
+    var result: ServerQueryResult
     do {
-      return .success(try store.serverQuery(q).instaqlResult.serialized())
+      result = try store.serverQuery(q)
     } catch {
       return .failure(.validation("query", input: q, [error.message]))
     }
+    if let rules {
+      let params = q["$$ruleParams"]?.objectValue ?? [:]
+      do {
+        result.triples = try rules.visibleTriples(
+          result.triples, in: store, context: ruleContext(userID, now: Self.nowMillis()), ruleParams: params)
+      } catch {
+        return .failure(error)
+      }
+    }
+    return .success(result.instaqlResult.serialized())
   }
 
   /// Re-runs every subscribed query that the change can affect (each distinct query once; all of
@@ -41,10 +55,14 @@ extension AppDatabase {
       guard !record.queries.isEmpty || attrsChanged else { continue }
       var computations: [ServerMessage.Computation] = []
       var failures: [ServerMessage] = []
+      // With rules, a result depends on who asks; a view rule that follows links can change
+      // with any namespace.
+      let userKey = rules == nil ? "" : "\u{0}" + (record.userID ?? "")
+      let everything = rules?.viewReadsLinks == true
       for (key, subscription) in record.queries {
-        if let changed, !footprint(key, subscription.q).mayChange(changed) { continue }
-        let outcome = outcomes[key] ?? rerun(subscription.q)
-        outcomes[key] = outcome
+        if let changed, !everything, !footprint(key, subscription.q).mayChange(changed) { continue }
+        let outcome = outcomes[key + userKey] ?? rerun(subscription.q, for: record.userID)
+        outcomes[key + userKey] = outcome
         switch outcome {
         case let .success(result):
           guard result != subscription.lastResult else { continue }
@@ -67,9 +85,9 @@ extension AppDatabase {
     }
   }
 
-  /// ``evaluate(_:)`` for the invalidation pass, logging a query that no longer runs.
-  private func rerun(_ q: JSON) -> Result<String, ServerError> {
-    let outcome = evaluate(q)
+  /// ``evaluate(_:for:)`` for the invalidation pass, logging a query that no longer runs.
+  private func rerun(_ q: JSON, for userID: String?) -> Result<String, ServerError> {
+    let outcome = evaluate(q, for: userID)
     if case let .failure(error) = outcome {
       logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
     }

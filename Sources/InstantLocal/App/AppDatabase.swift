@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import InstantPermissions
 import Logging
 import OrderedCollections
 
@@ -34,9 +35,15 @@ actor AppDatabase {
   var refreshTokens: [String: String]
   /// Email → the last magic code sent and not yet used.
   var magicCodes: [String: String] = [:]
+  /// The app's permission rules; `nil` allows everything (as an app without rules on InstantDB).
+  private(set) var rules: PermissionRules?
 
-  init(appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage, logger: Logger) {
+  init(
+    appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage,
+    rules: PermissionRules? = nil, logger: Logger
+  ) {
     self.appID = appID
+    self.rules = rules
     self.title = snapshot.title
     self.storage = storage
     self.logger = logger
@@ -107,7 +114,7 @@ actor AppDatabase {
     guard case .object = q else {
       throw .validation("query", input: q, ["Query must be an object of namespaces."])
     }
-    let resultText = try evaluate(q).get()
+    let resultText = try evaluate(q, for: record.userID).get()
     record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
     sessions[id] = record
     record.sink.send(
@@ -136,7 +143,7 @@ actor AppDatabase {
     guard let txSteps, case .array = txSteps else {
       throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
     }
-    let (txID, changed) = try commit(txSteps, systemWrite: false)
+    let (txID, changed) = try commit(txSteps, systemWrite: false, by: .session(user: sessions[id]?.userID))
     sink.send(.transactOK(txID: txID, clientEventID: clientEventID))
     if deferringRefresh {
       deferredChanges.add(changed)
@@ -148,8 +155,10 @@ actor AppDatabase {
   /// Applies `txSteps` to the store and commits the changes; on any failure nothing changes.
   /// Returns the tx-id and the namespaces whose triples changed (nil when the attrs changed, which
   /// affects every query). The caller sends its reply, then calls ``invalidate(changed:)``.
+  ///
+  /// A session's writes (`by: .session`) go through the app's rules; the server's own do not.
   func commit(
-    _ txSteps: JSON, systemWrite: Bool, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
+    _ txSteps: JSON, systemWrite: Bool, by author: Author = .server, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
   ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
     let now = Self.nowMillis()
     let changes: ServerTransactionChanges
@@ -158,6 +167,13 @@ actor AppDatabase {
     } catch {
       throw error.serverError
     }
+    if let rules, case let .session(userID) = author,
+      let refusal = rules.check(changes, in: store, context: ruleContext(userID, now: now))
+    {
+      store.revert(changes)
+      throw refusal
+    }
+
     let txID: Int
     do {
       txID = try storage.commit(appID: appID, changes: changes, now: now, extra: extra)
@@ -179,6 +195,30 @@ actor AppDatabase {
       if attr.isRef, let reverse = attr.reverseIdentity { changed.insert(reverse.etype) }
     }
     return (txID, changed)
+  }
+
+  // MARK: Permissions
+
+  /// Who writes a transaction.
+  enum Author {
+    /// instant-local itself (sign-in, system rows): no rules apply.
+    case server
+    /// A session, signed in as `user` or a guest (`nil`).
+    case session(user: String?)
+  }
+
+  /// Replaces the app's rules (`nil`: everything allowed) and refreshes every subscribed query,
+  /// since what each session may see can change with them.
+  func setRules(_ rules: PermissionRules?) {
+    self.rules = rules
+    footprints.removeAll()
+    invalidate(changed: nil)
+  }
+
+  /// What rules know of a request by `userID` (`nil`: a guest): the user's `$users` entity.
+  func ruleContext(_ userID: String?, now: Double) -> RuleContext {
+    let user = userID.flatMap { id in store.attributes(of: id, etype: "$users").map { $0.merging(["id": .string(id)]) { old, _ in old } } }
+    return RuleContext(user: user, time: now)
   }
 
   // MARK: Schema

@@ -28,12 +28,18 @@ public struct InstantLocalConfiguration: Sendable {
   /// the socket and forgets the session, as after any disconnect; the client reconnects and
   /// subscribes again. This is what bounds the server's memory per session.
   public var maxQueuedBytes: Int
+  /// An `instant.perms.ts` (or JSON) file of permission rules every app enforces, re-read when
+  /// it changes; `nil` allows everything, as an app without rules on InstantDB.
+  public var rulesFile: String?
+  /// How often the rules file is checked for changes.
+  public var rulesPollInterval: Duration = .milliseconds(250)
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),
     maxMessageBytes: Int = 4 << 20, pingInterval: Duration = .seconds(5),
-    presenceInterval: Duration = .milliseconds(10), maxQueuedBytes: Int = 64 << 20
+    presenceInterval: Duration = .milliseconds(10), maxQueuedBytes: Int = 64 << 20, rulesFile: String? = nil
   ) {
+    self.rulesFile = rulesFile
     self.host = host
     self.port = port
     self.storage = storage

@@ -7,6 +7,8 @@ public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatab
   case cannotListen(address: String, reason: String)
   /// `host` is not an address of this machine (the operating system said `EADDRNOTAVAIL`).
   case notAnAddressOfThisMachine(host: String)
+  /// The permission rules file cannot be used; `lines` are its problems as `file:line:column: error: …`.
+  case invalidRules(lines: [String])
 
   public var description: String {
     switch self {
@@ -17,6 +19,8 @@ public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatab
     case let .notAnAddressOfThisMachine(host):
       "cannot listen on \(host): it is not an address of this machine. Use --host 127.0.0.1 (this machine only), "
         + "0.0.0.0 (every network interface), or one of the addresses `ip addr` lists."
+    case let .invalidRules(lines):
+      lines.joined(separator: "\n")
     }
   }
 }

@@ -1,7 +1,8 @@
 public import Foundation
 import Hummingbird
 import HummingbirdWebSocket
-import InstantCore
+public import InstantCore
+import InstantPermissions
 public import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -28,6 +29,8 @@ public actor InstantLocalServer {
   static let shutdownGrace = Duration.seconds(2)
   /// The bound port, once started.
   public private(set) var port: Int?
+  /// Watches the rules file while the server runs.
+  private var rulesWatcher: Task<Void, Never>?
 
   /// Opens the storage; call ``start()`` or ``run(onListening:)`` to serve.
   public init(
@@ -41,6 +44,20 @@ public actor InstantLocalServer {
       case .memory: nil
       }
     registry = AppRegistry(storage: try LocalStorage(path: path, logger: logger), logger: logger)
+  }
+
+  /// Replaces every app's permission rules with `rules` (the JSON of `instant.perms.ts`'s
+  /// default export; `nil` allows everything). Subscribed queries are re-run under them.
+  ///
+  /// - Throws: ``InstantLocalError/invalidRules(lines:)`` with every problem, leaving the
+  ///   rules in force unchanged.
+  public func setRules(_ rules: JSON?) async throws(InstantLocalError) {
+    guard let rules else { return await registry.setRules(nil) }
+    do {
+      await registry.setRules(try PermissionRules(rules))
+    } catch {
+      throw .invalidRules(lines: error.problems.map { RulesFile.line($0, path: "rules", locations: [:]) })
+    }
   }
 
   /// Starts serving in the background and returns the bound port once it listens (the chosen
@@ -58,6 +75,8 @@ public actor InstantLocalServer {
   /// is not running. Open sockets get a normal WebSocket close; those still open after two
   /// seconds are cut.
   public func stop() async {
+    rulesWatcher?.cancel()
+    rulesWatcher = nil
     guard let (group, task) = running else { return }
     await group.triggerGracefulShutdown()
     let deadline = Task {
@@ -83,6 +102,8 @@ public actor InstantLocalServer {
     defer {
       running = nil
       port = nil
+      rulesWatcher?.cancel()
+      rulesWatcher = nil
     }
     try await withTaskCancellationHandler {
       try await task.value
@@ -93,6 +114,7 @@ public actor InstantLocalServer {
 
   private func start(handlingSignals: Bool) async throws(InstantLocalError) -> Int {
     if let port { return port }
+    try await loadRulesFile()
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = makeApplication { port in
       continuation.yield(port)
@@ -117,6 +139,24 @@ public actor InstantLocalServer {
       case .success: nil
       }
     throw .cannotListen(host: configuration.host, port: configuration.port, underlying: underlying)
+  }
+
+  /// Reads the configured rules file (a server does not start on rules it cannot use) and
+  /// watches it for changes.
+  private func loadRulesFile() async throws(InstantLocalError) {
+    guard let path = configuration.rulesFile, rulesWatcher == nil else { return }
+    let file = RulesFile(path: path)
+    let stamp = file.stamp()
+    switch file.load() {
+    case let .success(rules): await registry.setRules(rules)
+    case let .failure(error): throw .invalidRules(lines: error.lines)
+    }
+    let registry = self.registry
+    let logger = self.logger
+    let interval = configuration.rulesPollInterval
+    rulesWatcher = Task.detached {
+      await file.watch(every: interval, from: stamp, logger: logger) { rules in await registry.setRules(rules) }
+    }
   }
 
   /// `http://host:port`, the base of the HTTP endpoints (`apiURI` for InstantDB's clients), once started.

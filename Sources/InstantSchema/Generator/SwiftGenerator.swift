@@ -78,9 +78,28 @@ public struct SwiftGenerator: Sendable {
   /// them), plain `import Foundation` otherwise: a `public import` that no public declaration uses
   /// is a compiler warning in the app that builds the file.
   static func foundationAccess(_ contents: String) -> String {
-    let usesFoundationTypes = contents.range(
-      of: #"\b(Date|Data|URL|UUID|Decimal)\b"#, options: .regularExpression) != nil
-    return contents.replacingOccurrences(
-      of: foundationImportMarker, with: usesFoundationTypes ? "public import Foundation" : "import Foundation")
+    // The marker is in the header; only that part is rewritten.
+    guard let marker = contents.range(of: foundationImportMarker) else { return contents }
+    let access = namesFoundationType(contents.utf8) ? "public import Foundation" : "import Foundation"
+    return contents.replacingCharacters(in: marker, with: access)
+  }
+
+  /// Whether the text has `Date`, `Data`, `URL`, `UUID` or `Decimal` as a whole word: one pass
+  /// over the bytes (a Foundation regular expression over a 1,400-line schema's files took
+  /// two thirds of the generator's time).
+  static func namesFoundationType(_ text: String.UTF8View) -> Bool {
+    let names: Set<[UInt8]> = [Array("Date".utf8), Array("Data".utf8), Array("URL".utf8), Array("UUID".utf8), Array("Decimal".utf8)]
+    var word: [UInt8] = []
+    word.reserveCapacity(16)
+    for byte in text {
+      let isWordByte = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
+      if isWordByte {
+        word.append(byte)
+      } else {
+        if names.contains(word) { return true }
+        word.removeAll(keepingCapacity: true)
+      }
+    }
+    return names.contains(word)
   }
 }

@@ -1,0 +1,89 @@
+import CEL
+package import InstantCore
+import OrderedCollections
+
+extension PermissionRules {
+  /// The triples of a query's result that the asker may see: those of entities whose `view` rule
+  /// passes, without the attributes a field rule hides, and without links to entities they may
+  /// not view. Entities are left out, the query never fails for it; a rule that cannot be
+  /// evaluated fails the whole query, as on the reference.
+  ///
+  /// The client evaluates the query itself on these triples, so an entity that matched a `where`
+  /// only through an entity the asker may not view no longer matches there, as the reference
+  /// drops such rows.
+  package func visibleTriples(
+    _ triples: [Triple], in store: TripleStore, context: RuleContext, ruleParams: JSONObject
+  ) throws(ServerError) -> [Triple] {
+    var visibility = QueryVisibility(rules: self, store: store, context: context, ruleParams: ruleParams)
+    var out: [Triple] = []
+    out.reserveCapacity(triples.count)
+    for triple in triples where try visibility.shows(triple) { out.append(triple) }
+    return out
+  }
+}
+
+/// One query evaluation's view checks, each (namespace, entity) and field evaluated once.
+struct QueryVisibility {
+  let rules: PermissionRules
+  let store: TripleStore
+  let context: RuleContext
+  let base: [String: CELValue]
+  private var views: [String: Bool] = [:]
+  private var fields: [String: Bool] = [:]
+
+  init(rules: PermissionRules, store: TripleStore, context: RuleContext, ruleParams: JSONObject) {
+    self.rules = rules
+    self.store = store
+    self.context = context
+    self.base = [
+      "auth": context.auth(store), "request": context.request(modifiedFields: []),
+      "ruleParams": RuleValues.record(ruleParams),
+    ]
+  }
+
+  mutating func shows(_ triple: Triple) throws(ServerError) -> Bool {
+    guard let attr = store.attrs[triple.attr] else { return false }
+    let etype = attr.forwardIdentity.etype
+    guard try view(triple.entity, etype) else { return false }
+    if rules.document.fieldRule(etype, label: attr.forwardIdentity.label) != nil {
+      guard try field(triple.entity, etype, attr.forwardIdentity.label) else { return false }
+    }
+    if attr.isRef, let target = triple.value.stringValue, let reverse = attr.reverseIdentity {
+      return try view(target, reverse.etype)
+    }
+    return true
+  }
+
+  private mutating func view(_ id: String, _ etype: String) throws(ServerError) -> Bool {
+    let key = id + "\u{0}" + etype
+    if let known = views[key] { return known }
+    let result = try evaluate(rules.document.rule(etype, .view), id, etype, action: "view")
+    views[key] = result
+    return result
+  }
+
+  private mutating func field(_ id: String, _ etype: String, _ label: String) throws(ServerError) -> Bool {
+    let key = id + "\u{0}" + etype + "\u{0}" + label
+    if let known = fields[key] { return known }
+    let result = try evaluate(rules.document.fieldRule(etype, label: label), id, etype, action: "fields.\(label)")
+    fields[key] = result
+    return result
+  }
+
+  private func evaluate(_ rule: RulesDocument.Rule?, _ id: String, _ etype: String, action: String) throws(ServerError) -> Bool {
+    guard let rule else { return true }
+    switch rules.program(rule, .view) {
+    case let .failure(problem):
+      throw PermissionDenial.invalidRule(problem)
+    case let .success(program):
+      var variables = base
+      let data = store.attributes(of: id, etype: etype) ?? ["id": .string(id)]
+      variables["data"] = .object(EntityValue(id: id, etype: etype, fields: data, reader: store))
+      do {
+        return try program.allows(variables)
+      } catch {
+        throw PermissionDenial.evaluationFailed(etype, action, error, showCause: false)
+      }
+    }
+  }
+}

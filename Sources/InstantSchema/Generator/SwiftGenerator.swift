@@ -78,10 +78,20 @@ public struct SwiftGenerator: Sendable {
   /// them), plain `import Foundation` otherwise: a `public import` that no public declaration uses
   /// is a compiler warning in the app that builds the file.
   static func foundationAccess(_ contents: String) -> String {
-    // The marker is in the header; only that part is rewritten.
-    guard let marker = contents.range(of: foundationImportMarker) else { return contents }
+    // The marker is a line of the header. Swift's own string operations only: Foundation's
+    // `range(of:)` and `replacingCharacters` copy the whole file through NSString (they took half
+    // of the generator's time).
+    var header = Substring(contents)
+    while let newline = header.firstIndex(of: "\n"), !header[..<newline].hasPrefix(foundationImportMarker) {
+      header = header[header.index(after: newline)...]
+      guard header.hasPrefix("//") || header.hasPrefix("import") || header.hasPrefix("public import") || header.hasPrefix("\n") else {
+        return contents
+      }
+    }
+    guard header.hasPrefix(foundationImportMarker) else { return contents }
     let access = namesFoundationType(contents.utf8) ? "public import Foundation" : "import Foundation"
-    return contents.replacingCharacters(in: marker, with: access)
+    let end = header.index(header.startIndex, offsetBy: foundationImportMarker.count)
+    return String(contents[..<header.startIndex]) + access + contents[end...]
   }
 
   /// Whether the text has `Date`, `Data`, `URL`, `UUID` or `Decimal` as a whole word: one pass

@@ -311,6 +311,8 @@ let package = Package(
         "CaseStudies",
         "DemoSupport",
         "ExampleSchema",
+        "InstantCore",
+        "InstantLocal",
         "SharingInstant",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -2,6 +2,8 @@ import CaseStudies
 import DemoSupport
 import ExampleSchema
 import Foundation
+import InstantCore
+import InstantLocal
 import SharingInstant
 
 extension Story {
@@ -54,6 +56,7 @@ extension Story {
     try await room()
     try await offlineEdit(todosA: todosA, todosB: todosB, todo: report)
     try await refusedWrite(todosA: todosA, todosB: todosB, todo: milk)
+    try await permissionRefusal(todosA: todosA, todo: report)
     try await cleanUp(todosA: todosA)
   }
 
@@ -172,6 +175,32 @@ extension Story {
         todosA.todos[id: todo.id] == nil && todosA.error != nil
       }
       return (latency, "A: \(todosA.error.map { "\($0)" } ?? "")")
+    }
+  }
+
+  /// The app's permission rules refuse an edit: A rolls it back and reports `permission-denied`.
+  /// Only on the embedded server, whose rules this process sets (a server someone else runs has
+  /// its own rules, or none).
+  func permissionRefusal(todosA: TodosModel, todo: Todo) async throws {
+    guard let embedded = server.embedded else { return }
+    let rule = "size(newData.title) <= 40"
+    try await step("The app's rules allow titles of up to 40 characters; A tries a longer one → refused, rolled back") {
+      try await embedded.setRules(["todos": ["allow": ["update": .string(rule)]]])
+      let before = todosA.todos[id: todo.id]?.title
+      let refused: Result<Duration, any Error>
+      do {
+        refused = .success(
+          try await sync("A rolls back") {
+            todosA.rename(todo.id, to: "Write the report, with every appendix and the index, today")
+          } seen: {
+            (todosA.error as? InstantClientError)?.isPermissionDenied == true && todosA.todos[id: todo.id]?.title == before
+          })
+      } catch {
+        refused = .failure(error)
+      }
+      try await embedded.setRules(nil)
+      let latency = try refused.get()
+      return (latency, "rule: update \"\(rule)\"; A: “\(before ?? "")”, \((todosA.error as? InstantClientError)?.message ?? "")")
     }
   }
 

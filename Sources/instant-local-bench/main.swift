@@ -2,7 +2,14 @@
 // subscribed sessions (or those given: `instant-local-bench 200 0 1000`), and single-writer
 // transactions per second, against an embedded instant-local on loopback over real WebSockets.
 // Run: swift run -c release instant-local-bench
+//
+// INSTANT_LOCAL_BENCH_RULES=owner runs it under an owner rule on every namespace
+// (`auth.id == data.creatorId`, every session signed in as the entities' owner); `ref` under a
+// rule that follows a link to 1,000 entities (`auth.id in data.ref('members.id')`).
 import Foundation
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 import HummingbirdWSClient
 import InstantCore
 import InstantLocal
@@ -73,8 +80,29 @@ enum Fixture {
   static let titleAttr = UUID().uuidString.lowercased()
   static let entities = (0..<10).map { _ in UUID().uuidString.lowercased() }
 
+  static let creatorAttr = UUID().uuidString.lowercased()
+  static let membersAttr = UUID().uuidString.lowercased()
+  static let memberIDAttr = UUID().uuidString.lowercased()
+  /// The refresh token every session signs in with (under rules).
+  nonisolated(unsafe) static var refreshToken: String?
+
   static func initMessage() -> String {
-    #"{"op":"init","client-event-id":"i","app-id":"\#(appID)","versions":{"@instantdb/core":"v1.0.65"}}"#
+    let token = refreshToken.map { #","refresh-token":"\#($0)""# } ?? ""
+    return #"{"op":"init","client-event-id":"i","app-id":"\#(appID)","versions":{"@instantdb/core":"v1.0.65"}\#(token)}"#
+  }
+
+  /// Signs in a guest over HTTP: its user id and refresh token.
+  static func signIn(port: Int) async throws -> (id: String, token: String) {
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/runtime/auth/sign_in_guest")!)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(#"{"app-id":"\#(appID)"}"#.utf8)
+    let (data, _) = try await URLSession.shared.data(for: request)
+    let user = try JSON.parse(bytes: data)["user"]
+    guard let id = user?["id"]?.stringValue, let token = user?["refresh_token"]?.stringValue else {
+      throw CocoaError(.coderReadCorrupt)
+    }
+    return (id, token)
   }
 
   static func transact(_ i: Int) -> String {
@@ -97,6 +125,13 @@ func runBenchmark() async throws {
     configuration: .init(port: 0, storage: storage, maxMessageBytes: 1 << 24),
     logger: logger)
   let port = try await server.start()
+  let rulesMode = ProcessInfo.processInfo.environment["INSTANT_LOCAL_BENCH_RULES"] ?? "none"
+  var owner = "nobody"
+  if rulesMode != "none" {
+    let user = try await Fixture.signIn(port: port)
+    owner = user.id
+    Fixture.refreshToken = user.token
+  }
 
   let arguments = CommandLine.arguments
   let writes = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
@@ -113,7 +148,21 @@ func runBenchmark() async throws {
   _ = await waitFor("init-ok", on: &writerInbox)
   var setup = #"[["add-attr",{"id":"\#(Fixture.idAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","bench","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":true}],"#
   setup += #"["add-attr",{"id":"\#(Fixture.titleAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","bench","title"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}]"#
-  for e in Fixture.entities { setup += #",["add-triple","\#(e)","\#(Fixture.idAttr)","\#(e)"],["add-triple","\#(e)","\#(Fixture.titleAttr)","start"]"# }
+  setup += #",["add-attr",{"id":"\#(Fixture.creatorAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","bench","creatorId"],"value-type":"blob","cardinality":"one","unique?":false,"index?":false}]"#
+  for e in Fixture.entities {
+    setup += #",["add-triple","\#(e)","\#(Fixture.idAttr)","\#(e)"],["add-triple","\#(e)","\#(Fixture.titleAttr)","start"]"#
+    setup += #",["add-triple","\#(e)","\#(Fixture.creatorAttr)","\#(owner)"]"#
+  }
+  if rulesMode == "ref" {
+    // Each entity links to 1,000 members; the owner is the last of them.
+    setup += #",["add-attr",{"id":"\#(Fixture.memberIDAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","members","id"],"value-type":"blob","cardinality":"one","unique?":true,"index?":true}]"#
+    setup += #",["add-attr",{"id":"\#(Fixture.membersAttr)","forward-identity":["\#(UUID().uuidString.lowercased())","bench","members"],"reverse-identity":["\#(UUID().uuidString.lowercased())","members","groups"],"value-type":"ref","cardinality":"many","unique?":false,"index?":false}]"#
+    let members = (0..<999).map { _ in UUID().uuidString.lowercased() } + [owner]
+    for m in members { setup += #",["add-triple","\#(m)","\#(Fixture.memberIDAttr)","\#(m)"]"# }
+    for e in Fixture.entities {
+      for m in members { setup += #",["add-triple","\#(e)","\#(Fixture.membersAttr)","\#(m)"]"# }
+    }
+  }
   if extraEntities > 0 {
     let fillerID = UUID().uuidString.lowercased()
     let fillerValue = UUID().uuidString.lowercased()
@@ -127,6 +176,11 @@ func runBenchmark() async throws {
   setup += "]"
   writer.send(#"{"op":"transact","client-event-id":"setup","tx-steps":\#(setup)}"#)
   _ = await waitFor("transact-ok", on: &writerInbox)
+  switch rulesMode {
+  case "owner": try await server.setRules(["$default": ["allow": ["$default": "auth.id == data.creatorId"]]])
+  case "ref": try await server.setRules(["bench": ["allow": ["$default": "auth.id in data.ref('members.id')"]]])
+  default: break
+  }
 
   var txCounter = 0
   var rows: [String] = []
@@ -187,7 +241,7 @@ func runBenchmark() async throws {
   await writer.close()
   await server.stop()
 
-  print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, \(inMemory ? "in-memory storage" : "file storage (WAL)"), \(extraEntities) extra entities")
+  print("instant-local: write on A → refresh-ok on the last subscribed session (µs), \(writes) writes each, \(inMemory ? "in-memory storage" : "file storage (WAL)"), \(extraEntities) extra entities, rules: \(rulesMode)")
   print("| subscribed sessions | writes | p50 µs | p99 µs | max µs | RSS MB (server and sessions, one process) |")
   print("| ---: | ---: | ---: | ---: | ---: | ---: |")
   for row in rows { print(row) }

@@ -17,11 +17,13 @@ struct InstantDemoTests {
       "A adds three todos → B sees them", "B deletes “Walk the dog” → A sees it gone",
       "on B it heads the open-todos key", "B shows “Ann is typing…”", "B receives it",
       "A comes back online → its queued edit lands on B", "the server refuses the edit; A rolls it back and says why",
+      "A tries a longer one → refused, rolled back",
     ] {
       #expect(run.output.contains("✔") && run.output.contains(step), "missing step: \(step)")
     }
     #expect(!run.output.contains("✘"))
     #expect(run.output.contains("Updating entities that don't exist"), "the refused write's message is shown")
+    #expect(run.output.contains("Permission denied"), "the rules' refusal is shown")
     let summary = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("instant-demo: all ") })
     #expect(summary.contains("steps passed"))
   }

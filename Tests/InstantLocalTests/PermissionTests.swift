@@ -188,4 +188,28 @@ struct PermissionTests {
       #expect(error.description.contains("error: todos.allow.view:"))
     }
   }
+
+  @Test func signUpRulesDecideWhoMayCreateAUser() async throws {
+    try await withInstantLocal { server in
+      try await server.setRules(["$users": ["allow": ["create": "data.email != null && data.email.endsWith('@allowed.com')"]]])
+      _ = try await server.sendMagicCode(email: "eve@other.com")
+      let code = try #require(await server.lastMagicCode(appID: TestSession.appID, email: "eve@other.com"))
+      let (status, body) = try await server.verifyMagicCode(email: "eve@other.com", code: code)
+      #expect(status == 400)
+      #expect(body["type"] == "permission-denied")
+      #expect(body["hint"]?["input"] == ["$users", "create"])
+      // A refused sign-up does not use the code up.
+      #expect(await server.lastMagicCode(appID: TestSession.appID, email: "eve@other.com") == code)
+
+      _ = try await server.sendMagicCode(email: "ann@allowed.com")
+      let annCode = try #require(await server.lastMagicCode(appID: TestSession.appID, email: "ann@allowed.com"))
+      let (annStatus, ann) = try await server.verifyMagicCode(email: "ann@allowed.com", code: annCode)
+      #expect(annStatus == 200)
+      #expect(ann["created"] == true)
+
+      let (guestStatus, guest) = try await server.signInGuest()
+      #expect(guestStatus == 400)
+      #expect(guest["type"] == "permission-denied")
+    }
+  }
 }

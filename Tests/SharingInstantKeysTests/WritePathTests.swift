@@ -83,6 +83,33 @@ struct WritePathTests {
     }
   }
 
+  @Test("Permissions: an edit the app's rules refuse is rolled back and reported as permission-denied")
+  func refusedByRules() async throws {
+    let rules: JSON = ["todos": ["allow": ["update": "size(newData.title) <= 10", "delete": "false"]]]
+    try await KeysServer.withTwoClients(rules: rules) { a, b in
+      let milk = Todo(title: "Milk")
+      try await b.transact(.create("todos", .id(milk.id), ["title": "Milk", "done": false])).synced()
+      let todos = Shared(.instantSync(Schema.todos, client: a))
+      try await eventually("loaded") { todos.wrappedValue.ids == [milk.id] }
+
+      todos.withLock { $0[id: milk.id]?.title = "Milk, eggs, flour and butter" }
+      try await eventually("the refusal is reported on the key") { todos.loadError != nil }
+      let error = try #require(todos.loadError as? InstantClientError)
+      #expect(error.isPermissionDenied)
+      try await eventually("the edit is rolled back") { todos.wrappedValue[id: milk.id]?.title == "Milk" }
+
+      todos.withLock { $0.removeAll() }
+      try await eventually("the delete is rolled back") { todos.wrappedValue.ids == [milk.id] }
+      #expect(try await serverRows(b, "todos").compactMap { $0["title"]?.stringValue } == ["Milk"])
+
+      // What the rules allow still goes through.
+      todos.withLock { $0[id: milk.id]?.title = "Oat milk" }
+      try await todos.save()
+      try await allSynced(a)
+      #expect(try await serverRows(b, "todos").compactMap { $0["title"]?.stringValue } == ["Oat milk"])
+    }
+  }
+
   @Test("Editing a post with an embedded author does not re-send the author's other posts")
   func embeddedAuthor() async throws {
     // Naive design: saving the post traverses author → author.posts and writes every post it

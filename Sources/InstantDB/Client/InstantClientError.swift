@@ -72,6 +72,10 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     self.underlying = underlying
   }
 
+  /// Whether the app's permission rules refused the request (`permission-denied`): a write they
+  /// refuse is withdrawn, and retrying it is refused again.
+  public var isPermissionDenied: Bool { serverType == .permissionDenied }
+
   /// Equal when they say the same thing (kind, message, server type and hint); ``underlying`` is
   /// left out, as an `any Error` has no equality.
   public static func == (a: Self, b: Self) -> Bool {

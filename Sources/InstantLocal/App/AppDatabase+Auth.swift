@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+import InstantPermissions
 import Logging
 import OrderedCollections
 
@@ -17,6 +18,7 @@ extension AppDatabase {
       ["add-triple", .string(userID), .string(SystemCatalog.usersType), "guest"],
     ]
     steps += try extraFieldSteps(userID, extraFields)
+    try checkSignup(userID, ["type": "guest"], extraFields)
     let token = try createUser(steps: steps, userID: userID)
     return ["user": userObject(userID, refreshToken: token) ?? .null]
   }
@@ -41,8 +43,10 @@ extension AppDatabase {
     guard let expected = magicCodes[email], expected == code.trimmingCharacters(in: .whitespaces) else {
       throw .recordNotFound("app-user-magic-code", args: [["email": .string(email), "code": .string(code)]])
     }
+    // The code is used up only by a sign-in that succeeds: one the rules refuse may try again.
+    let result = try signIn(email: email, guestToken: guestToken, extraFields: extraFields)
     magicCodes.removeValue(forKey: email)
-    return try signIn(email: email, guestToken: guestToken, extraFields: extraFields)
+    return result
   }
 
   /// `POST /runtime/oauth/id_token`, as a development server does it: the token's claims are read
@@ -97,6 +101,7 @@ extension AppDatabase {
         ["add-triple", .string(userID), .string(SystemCatalog.usersType), "user"],
       ]
       steps += try extraFieldSteps(userID, extraFields)
+      try checkSignup(userID, ["email": .string(email), "type": "user"], extraFields)
     }
     let token = try createUser(steps: steps, userID: userID)
     return ["user": userObject(userID, refreshToken: token) ?? .null, "created": .bool(created)]
@@ -133,6 +138,18 @@ extension AppDatabase {
     refreshTokens[token] = userID
     invalidate(changed: changed)
     return token
+  }
+
+  /// The app's sign-up rule (`$users.allow.create`) for a new user with these fields.
+  private func checkSignup(_ userID: String, _ fields: JSONObject, _ extraFields: JSON?) throws(ServerError) {
+    guard let rules else { return }
+    var user: JSONObject = ["id": .string(userID)]
+    user.merge(fields) { _, new in new }
+    let extra = extraFields?.objectValue ?? [:]
+    user.merge(extra) { _, new in new }
+    if let refusal = rules.checkSignup(user, setsExtraFields: !extra.isEmpty, context: ruleContext(nil, now: Self.nowMillis())) {
+      throw refusal
+    }
   }
 
   private func extraFieldSteps(_ userID: String, _ extraFields: JSON?) throws(ServerError) -> [JSON] {

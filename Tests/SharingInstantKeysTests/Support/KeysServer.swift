@@ -21,10 +21,12 @@ struct KeysServer {
   }
 
   /// Runs `body` with a fresh server and two clients, shut down afterwards.
-  static func withTwoClients<T>(_ body: (InstantClient, InstantClient) async throws -> T) async throws -> T {
+  /// Two clients of one app on a fresh server, with `rules` as the app's permission rules.
+  static func withTwoClients<T>(rules: JSON? = nil, _ body: (InstantClient, InstantClient) async throws -> T) async throws -> T {
     var logger = Logger(label: "keys-tests")
     logger.logLevel = .critical
     return try await withInstantLocal(configuration: .testing(dataFile: nil), logger: logger) { server in
+      try await server.setRules(rules)
       let server = KeysServer(port: try #require(await server.port))
       let a = server.client()
       let b = server.client()

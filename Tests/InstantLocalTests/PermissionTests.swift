@@ -212,4 +212,18 @@ struct PermissionTests {
       #expect(guest["type"] == "permission-denied")
     }
   }
+
+  @Test func requestIPAndOriginComeFromTheSocket() async throws {
+    try await withInstantLocal { server in
+      let (s, _) = try await server.connect()
+      #expect(try await s.request(transact(schema()))["op"] == "transact-ok")
+      // The test's WebSocket client sends `Origin: <scheme>://127.0.0.1`.
+      try await server.setRules(["todos": ["allow": ["create": "request.ip == '127.0.0.1' && request.origin.endsWith('://127.0.0.1')"]]])
+      let local = try await s.request(transact(todo(newID(), "local", by: "x")))
+      #expect(local["op"] == "transact-ok", "\(local)")
+      try await server.setRules(["todos": ["allow": ["create": "request.ip == '10.0.0.1'"]]])
+      #expect(try await s.request(transact(todo(newID(), "remote", by: "x")))["type"] == "permission-denied")
+      await s.close()
+    }
+  }
 }

@@ -10,7 +10,7 @@ extension AppDatabase {
   /// `validation-failed` error the reference sends for a query it cannot run.
   ///
   /// With rules, the result holds only what `userID` (`nil`: a guest) may view.
-  func evaluate(_ q: JSON, for userID: String?) -> Result<String, ServerError> {
+  func evaluate(_ q: JSON, for userID: String?, peer: SessionPeer) -> Result<String, ServerError> {
     var result: ServerQueryResult
     do {
       result = try store.serverQuery(q)
@@ -21,7 +21,7 @@ extension AppDatabase {
       let params = q["$$ruleParams"]?.objectValue ?? [:]
       do {
         result.triples = try rules.visibleTriples(
-          result.triples, in: store, context: ruleContext(userID, now: Self.nowMillis()), ruleParams: params)
+          result.triples, in: store, context: ruleContext(userID, peer: peer, now: Self.nowMillis()), ruleParams: params)
       } catch {
         return .failure(error)
       }
@@ -57,11 +57,11 @@ extension AppDatabase {
       var failures: [ServerMessage] = []
       // With rules, a result depends on who asks; a view rule that follows links can change
       // with any namespace.
-      let userKey = rules == nil ? "" : "\u{0}" + (record.userID ?? "")
+      let userKey = rules == nil ? "" : "\u{0}" + record.askerKey
       let everything = rules?.viewReadsLinks == true
       for (key, subscription) in record.queries {
         if let changed, !everything, !footprint(key, subscription.q).mayChange(changed) { continue }
-        let outcome = outcomes[key + userKey] ?? rerun(subscription.q, for: record.userID)
+        let outcome = outcomes[key + userKey] ?? rerun(subscription.q, for: record)
         outcomes[key + userKey] = outcome
         switch outcome {
         case let .success(result):
@@ -85,9 +85,9 @@ extension AppDatabase {
     }
   }
 
-  /// ``evaluate(_:for:)`` for the invalidation pass, logging a query that no longer runs.
-  private func rerun(_ q: JSON, for userID: String?) -> Result<String, ServerError> {
-    let outcome = evaluate(q, for: userID)
+  /// ``evaluate(_:for:peer:)`` for the invalidation pass, logging a query that no longer runs.
+  private func rerun(_ q: JSON, for record: SessionRecord) -> Result<String, ServerError> {
+    let outcome = evaluate(q, for: record.userID, peer: record.peer)
     if case let .failure(error) = outcome {
       logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
     }

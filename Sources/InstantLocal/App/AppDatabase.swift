@@ -70,7 +70,8 @@ actor AppDatabase {
 
   /// Handles `init`: checks the refresh token, registers the session and queues `init-ok`.
   func initSession(
-    id: String, sink: SessionSink, features: SessionFeatures, refreshToken: String?, clientEventID: JSON
+    id: String, sink: SessionSink, features: SessionFeatures, peer: SessionPeer = SessionPeer(), refreshToken: String?,
+    clientEventID: JSON
   ) throws(ServerError) {
     var userID: String?
     if let refreshToken {
@@ -81,7 +82,8 @@ actor AppDatabase {
       }
       userID = uid
     }
-    sessions[id] = SessionRecord(id: id, sink: sink, features: features, userID: userID, attrsVersionSent: attrsVersion)
+    sessions[id] = SessionRecord(
+      id: id, sink: sink, features: features, userID: userID, peer: peer, attrsVersionSent: attrsVersion)
     let user = userID.flatMap { userObject($0, refreshToken: nil) } ?? .null
     let auth: JSON = ["app": appJSON, "user": user, "admin?": false]
     sink.send(
@@ -114,7 +116,7 @@ actor AppDatabase {
     guard case .object = q else {
       throw .validation("query", input: q, ["Query must be an object of namespaces."])
     }
-    let resultText = try evaluate(q, for: record.userID).get()
+    let resultText = try evaluate(q, for: record.userID, peer: record.peer).get()
     record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
     sessions[id] = record
     record.sink.send(
@@ -143,7 +145,8 @@ actor AppDatabase {
     guard let txSteps, case .array = txSteps else {
       throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
     }
-    let (txID, changed) = try commit(txSteps, systemWrite: false, by: .session(user: sessions[id]?.userID))
+    let (txID, changed) = try commit(
+      txSteps, systemWrite: false, by: .session(user: sessions[id]?.userID, peer: sessions[id]?.peer ?? SessionPeer()))
     sink.send(.transactOK(txID: txID, clientEventID: clientEventID))
     if deferringRefresh {
       deferredChanges.add(changed)
@@ -167,8 +170,8 @@ actor AppDatabase {
     } catch {
       throw error.serverError
     }
-    if let rules, case let .session(userID) = author,
-      let refusal = rules.check(changes, in: store, context: ruleContext(userID, now: now))
+    if let rules, case let .session(userID, peer) = author,
+      let refusal = rules.check(changes, in: store, context: ruleContext(userID, peer: peer, now: now))
     {
       store.revert(changes)
       throw refusal
@@ -203,8 +206,8 @@ actor AppDatabase {
   enum Author {
     /// instant-local itself (sign-in, system rows): no rules apply.
     case server
-    /// A session, signed in as `user` or a guest (`nil`).
-    case session(user: String?)
+    /// A session, signed in as `user` or a guest (`nil`), connected from `peer`.
+    case session(user: String?, peer: SessionPeer)
   }
 
   /// Replaces the app's rules (`nil`: everything allowed) and refreshes every subscribed query,
@@ -216,9 +219,9 @@ actor AppDatabase {
   }
 
   /// What rules know of a request by `userID` (`nil`: a guest): the user's `$users` entity.
-  func ruleContext(_ userID: String?, now: Double) -> RuleContext {
+  func ruleContext(_ userID: String?, peer: SessionPeer = SessionPeer(), now: Double) -> RuleContext {
     let user = userID.flatMap { id in store.attributes(of: id, etype: "$users").map { $0.merging(["id": .string(id)]) { old, _ in old } } }
-    return RuleContext(user: user, time: now)
+    return RuleContext(user: user, time: now, ip: peer.ip, origin: peer.origin)
   }
 
   // MARK: Schema

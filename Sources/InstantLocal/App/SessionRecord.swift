@@ -18,6 +18,8 @@ struct SessionRecord: Sendable {
   let features: SessionFeatures
   /// The signed-in user's id, or nil.
   let userID: String?
+  /// Where the socket comes from, for rules (`request.ip`, `request.origin`).
+  let peer: SessionPeer
   /// Subscribed queries by canonical (sorted-key) `q`.
   var queries: OrderedDictionary<String, Subscription> = [:]
   /// The app's attrs version last sent to this session.
@@ -25,6 +27,16 @@ struct SessionRecord: Sendable {
   /// Rooms this session is a member of.
   var rooms: Set<String> = []
 
+  /// What a session's results depend on under rules: its user and where it connects from.
+  var askerKey: String { (userID ?? "") + "\u{0}" + peer.ip + "\u{0}" + peer.origin }
+
   /// The presence/broadcast `user` field: `{id}` or null.
   var userRef: JSON { userID.map { ["id": .string($0)] } ?? .null }
+}
+
+/// The other end of a session's socket, as rules see it: `request.ip` (the peer's address) and
+/// `request.origin` (the upgrade request's `Origin` header), empty when unknown.
+struct SessionPeer: Sendable, Hashable {
+  var ip = ""
+  var origin = ""
 }

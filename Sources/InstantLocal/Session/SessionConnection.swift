@@ -14,9 +14,12 @@ final class SessionConnection {
   let sink: SessionSink
   let maxMessageBytes: Int
   let logger: Logger
+  /// Where the socket comes from, for rules.
+  let peer: SessionPeer
   private var app: AppDatabase?
 
-  init(registry: AppRegistry, sink: SessionSink, maxMessageBytes: Int, logger: Logger) {
+  init(registry: AppRegistry, sink: SessionSink, maxMessageBytes: Int, peer: SessionPeer = SessionPeer(), logger: Logger) {
+    self.peer = peer
     self.id = UUID().uuidString.lowercased()
     self.registry = registry
     self.sink = sink
@@ -137,7 +140,7 @@ final class SessionConnection {
       throw .serverFault("The app could not be loaded: \(error)")
     }
     try await app.initSession(
-      id: id, sink: sink, features: SessionFeatures(versions: versions), refreshToken: refreshToken,
+      id: id, sink: sink, features: SessionFeatures(versions: versions), peer: peer, refreshToken: refreshToken,
       clientEventID: clientEventID)
     self.app = app
   }

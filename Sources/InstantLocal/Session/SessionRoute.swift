@@ -19,12 +19,17 @@ struct SessionRoute: Sendable {
   func router() -> Router<SessionRequestContext> {
     let router = Router(context: SessionRequestContext.self)
     router.ws("/runtime/session") { inbound, outbound, context in
-      try await serve(inbound, outbound, channel: context.requestContext.channel)
+      let channel = context.requestContext.channel
+      let peer = SessionPeer(
+        ip: channel.remoteAddress?.ipAddress ?? "", origin: context.request.headers[.origin] ?? "")
+      try await serve(inbound, outbound, channel: channel, peer: peer)
     }
     return router
   }
 
-  private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
+  private func serve(
+    _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, peer: SessionPeer
+  ) async throws {
     let logger = logger
     let maxQueuedBytes = maxQueuedBytes
     let sink = SessionSink(presenceInterval: presenceInterval, maxQueuedBytes: maxQueuedBytes) { queued in
@@ -34,7 +39,8 @@ struct SessionRoute: Sendable {
         "a session's unread messages passed \(maxQueuedBytes) bytes (\(queued)); its reader is too slow: closing the socket")
       channel.close(promise: nil)
     }
-    let connection = SessionConnection(registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, logger: logger)
+    let connection = SessionConnection(
+      registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, peer: peer, logger: logger)
     // Frames are read as they come and handled in batches of what arrived meanwhile (see
     // `SessionConnection.receive(batch:)`); at most `maxQueuedFrames` wait, then reading pauses.
     let frames = BatchQueue<String>(limit: Self.maxQueuedFrames)

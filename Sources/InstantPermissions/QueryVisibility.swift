@@ -22,19 +22,36 @@ extension PermissionRules {
   }
 }
 
-/// One query evaluation's view checks, each (namespace, entity) and field evaluated once.
+/// One query evaluation's view checks, each (namespace, entity) and field evaluated once, each
+/// namespace's rules looked up once.
 struct QueryVisibility {
   let rules: PermissionRules
   let store: TripleStore
-  let context: RuleContext
   let base: [String: CELValue]
-  private var views: [String: Bool] = [:]
-  private var fields: [String: Bool] = [:]
+  private var namespaces: [String: Namespace] = [:]
+  private var views: [EntityKey: Bool] = [:]
+  private var fields: [FieldKey: Bool] = [:]
+
+  /// A namespace's view rule and the labels that have field rules.
+  private struct Namespace {
+    var view: RulesDocument.Rule?
+    var fieldLabels: Set<String>
+  }
+
+  private struct EntityKey: Hashable {
+    var id: String
+    var etype: String
+  }
+
+  private struct FieldKey: Hashable {
+    var id: String
+    var etype: String
+    var label: String
+  }
 
   init(rules: PermissionRules, store: TripleStore, context: RuleContext, ruleParams: JSONObject) {
     self.rules = rules
     self.store = store
-    self.context = context
     self.base = [
       "auth": context.auth(store), "request": context.request(modifiedFields: []),
       "ruleParams": RuleValues.record(ruleParams),
@@ -45,8 +62,9 @@ struct QueryVisibility {
     guard let attr = store.attrs[triple.attr] else { return false }
     let etype = attr.forwardIdentity.etype
     guard try view(triple.entity, etype) else { return false }
-    if rules.document.fieldRule(etype, label: attr.forwardIdentity.label) != nil {
-      guard try field(triple.entity, etype, attr.forwardIdentity.label) else { return false }
+    let label = attr.forwardIdentity.label
+    if namespace(etype).fieldLabels.contains(label) {
+      guard try field(triple.entity, etype, label) else { return false }
     }
     if attr.isRef, let target = triple.value.stringValue, let reverse = attr.reverseIdentity {
       return try view(target, reverse.etype)
@@ -54,16 +72,23 @@ struct QueryVisibility {
     return true
   }
 
+  private mutating func namespace(_ etype: String) -> Namespace {
+    if let known = namespaces[etype] { return known }
+    let made = Namespace(view: rules.document.rule(etype, .view), fieldLabels: Set(rules.document.fieldLabels(etype)))
+    namespaces[etype] = made
+    return made
+  }
+
   private mutating func view(_ id: String, _ etype: String) throws(ServerError) -> Bool {
-    let key = id + "\u{0}" + etype
+    let key = EntityKey(id: id, etype: etype)
     if let known = views[key] { return known }
-    let result = try evaluate(rules.document.rule(etype, .view), id, etype, action: "view")
+    let result = try evaluate(namespace(etype).view, id, etype, action: "view")
     views[key] = result
     return result
   }
 
   private mutating func field(_ id: String, _ etype: String, _ label: String) throws(ServerError) -> Bool {
-    let key = id + "\u{0}" + etype + "\u{0}" + label
+    let key = FieldKey(id: id, etype: etype, label: label)
     if let known = fields[key] { return known }
     let result = try evaluate(rules.document.fieldRule(etype, label: label), id, etype, action: "fields.\(label)")
     fields[key] = result

@@ -23,6 +23,8 @@ struct TransactionCheck {
   let facts: TransactionFacts
   let context: RuleContext
   private var params: [String: JSONObject] = [:]
+  /// `request.modifiedFields` of each entity.
+  private var modified: [String: [String]] = [:]
   private var done: Set<String> = []
 
   init(rules: PermissionRules, store: TripleStore, changes: ServerTransactionChanges, context: RuleContext) {
@@ -31,6 +33,9 @@ struct TransactionCheck {
     self.before = StoreBefore(store, undoing: changes)
     self.facts = changes.facts
     self.context = context
+    for write in facts.writes where write.kind != .retract && write.label != "id" {
+      if !(modified[write.entity]?.contains(write.label) ?? false) { modified[write.entity, default: []].append(write.label) }
+    }
     for step in facts.ruleParams {
       let id: String?
       switch step.entity {
@@ -206,13 +211,7 @@ struct TransactionCheck {
 
   /// The labels this transaction writes on the entity (any namespace, `id` left out), as the
   /// reference computes `request.modifiedFields`.
-  private func modifiedFields(_ id: String) -> [String] {
-    var out: [String] = []
-    for write in facts.writes where write.entity == id && write.kind != .retract && write.label != "id" {
-      if !out.contains(write.label) { out.append(write.label) }
-    }
-    return out
-  }
+  private func modifiedFields(_ id: String) -> [String] { modified[id] ?? [] }
 
   private func params(_ id: String, _ etype: String) -> JSONObject { params[Self.key(id, etype)] ?? [:] }
 

@@ -3,7 +3,7 @@ import ExampleSchema
 import Foundation
 internal import InstantDB
 import SharingInstant
-internal import SharingStandIn
+internal import SharingInstant
 
 /// `swift run chat`: the Typing Indicator and Avatar Stack case studies, with messages and emoji
 /// reactions. While you type in one terminal, the others say so.

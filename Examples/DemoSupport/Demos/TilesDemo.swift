@@ -1,6 +1,6 @@
 public import CaseStudies
 import ExampleSchema
-internal import SharingStandIn
+internal import SharingInstant
 internal import InstantDB
 
 /// `swift run tiles`: the Tile Game case study — arrow keys move your selection (the others see

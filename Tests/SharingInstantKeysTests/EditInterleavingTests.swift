@@ -158,7 +158,7 @@ struct EditInterleavingTests {
 
   @Test(
     "A row that arrived a moment before an edit removing it: deleted when this device wrote it, kept when another did",
-    arguments: Interleaving.allCases, [Run.background, .mainThread])
+    arguments: Interleaving.allCases, [Run.background, .mainThread, .unreadable])
   func deleteOfARowJustArrived(_ interleaving: Interleaving, _ run: Run) async throws {
     // `transact` then `withLock { remove }` at once, as a script or the tiles demo under a fast
     // hand does, while one more result lands before the save. Every value is taken at one frozen
@@ -182,6 +182,7 @@ struct EditInterleavingTests {
         try await quiet(key)
         let y = InstantID.make()
 
+        key.session.hooks.unreadable = run == .unreadable
         try await edit(todos, key, interleaving, run, change: {
           try await a.transact(.create("todos", .id(y), ["title": "y", "done": false])).synced()
         }, arrived: { $0[id: y] != nil }, { $0.remove(id: t.id) })
@@ -256,6 +257,9 @@ struct EditInterleavingTests {
     case mainThread
     /// A thread of its own, the key diffing against the newest value it showed (the broken design).
     case naive
+    /// A thread of its own, the key unable to read its reference back (as with swift-sharing on a
+    /// thread outside the test's dependency context).
+    case unreadable
     var base: DiffBase { self == .naive ? .newestShown : .edited }
     var testDescription: String { rawValue }
   }
@@ -400,7 +404,7 @@ final class Gate: @unchecked Sendable {
   }
 }
 
-/// Runs `body` on the main thread, or on a thread of its own.
+/// Runs `body` on the main thread, or on a thread of its own (`unreadable` and `naive` too).
 func on<T: Sendable>(_ run: EditInterleavingTests.Run, _ body: @escaping @Sendable () throws -> T) async throws -> T {
   guard run == .mainThread else { return try await onThread(body) }
   return try await MainActor.run { try body() }

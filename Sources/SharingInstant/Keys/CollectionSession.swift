@@ -270,7 +270,8 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       let writes: EditWrites<Entity>
       let found: KeyEditStatistics.Reading
       do {
-        (writes, found) = try self.writes(of: value, reading: _diffBase == .newestShown ? .unknown : reading(), at: now)
+        (writes, found) = try self.writes(
+          of: value, reading: _diffBase == .newestShown || hooks.unreadable ? .unknown : reading(), at: now)
       } catch {
         unqueued = error
         return done(.failure(error))
@@ -339,7 +340,20 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
       }
       return (writes, .afterResult)
     case .unknown:
-      return (try EditWrites(edit: edit, starts: bases.retained(at: now), newest: nil, key: key), .unread)
+      // The reference could not be read back (the read made another reference: a thread outside
+      // the dependency context that made this one, as swift-dependencies scopes references per
+      // test). The edit started from one of the values the reference took lately, the newest
+      // included: decided as after a result, against the newest, so a row this device created a
+      // moment before and the edit removed is deleted, and another device's is kept.
+      let retained = bases.retained(at: now)
+      guard let newest = retained.last else {
+        return (try EditWrites(edit: edit, starts: [], newest: nil, key: key), .unread)
+      }
+      let recent = bases.recent(at: now, within: .milliseconds(10))
+      let writes = try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key) {
+        [client] in client.lastCreatingWrite($0, id: $1)
+      }
+      return (writes, .unread)
     }
   }
 

@@ -11,6 +11,9 @@ package struct CollectionSessionHooks<Entity: EntityIdentifiable & Equatable>: S
   package var didShow: (@Sendable (Value) -> Void)?
   /// `withLock` called the key's `save` with an edited value, before the key looks at it.
   package var willSave: (@Sendable (Value) -> Void)?
+  /// The key's read-back of its reference finds another reference (`.unknown`), as it does with
+  /// swift-sharing on a thread outside the test's dependency context.
+  package var unreadable = false
 
   package init() {}
 }

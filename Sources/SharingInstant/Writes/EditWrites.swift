@@ -6,8 +6,9 @@ import InstantCore
 /// (``EditBases``).
 ///
 /// With one possible start the edit is diffed against it. When a value reached the reference
-/// after the closure, ``init(edit:startsBefore:newest:key:)`` picks the start row by row. When
-/// the reference held something else (another thread's unsaved edit) or could not be read,
+/// after the closure, or the reference could not be read back (then the newest value it took
+/// stands for what it holds), ``init(edit:startsBefore:newest:key:)`` picks the start row by row.
+/// When the reference held something else (another thread's unsaved edit),
 /// ``init(edit:starts:newest:key:)`` diffs the edit against the starts it differs from least
 /// (the edit's own changes are few; a value it did not see differs from it by everything that
 /// value brought too). In both cases only what all the diffs compared share is written

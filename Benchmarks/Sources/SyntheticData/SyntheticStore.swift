@@ -31,10 +31,10 @@ public enum SyntheticStore {
       blob(tagName, "tags", "name", type: "string"),
       Attr(
         id: itemOwner, forward: Ident(id: "fo", etype: "items", label: "owner"),
-        reverse: Ident(id: "ro", etype: "owners", label: "items"), valueType: "ref", cardinality: "one"),
+        reverse: Ident(id: "ro", etype: "owners", label: "items"), valueType: "ref", cardinality: .one),
       Attr(
         id: itemTags, forward: Ident(id: "ft", etype: "items", label: "tags"),
-        reverse: Ident(id: "rt", etype: "tags", label: "items"), valueType: "ref", cardinality: "many"),
+        reverse: Ident(id: "rt", etype: "tags", label: "items"), valueType: "ref", cardinality: .many),
     ])
   }
 

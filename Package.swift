@@ -209,6 +209,8 @@ let package = Package(
         "InstantLocal",
         "InstantLocalTesting",
         "InstantCore",
+        "InstantPermissions",
+        .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

@@ -26,12 +26,9 @@ package struct RuleContext: Sendable {
   }
 
   func request(modifiedFields: [String]) -> CELValue {
-    let ms = Int64(time)
-    let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-    let timestamp = CELTimestamp(seconds: seconds, nanos: Int32(ms - seconds * 1000) * 1_000_000).map(CELValue.timestamp) ?? .null
-    return .map(
+    .map(
       CELMap([
-        ("time", timestamp), ("modifiedFields", .list(modifiedFields.map { .string($0) })),
+        ("time", RuleFunctions.timestamp(millis: Int64(time))), ("modifiedFields", .list(modifiedFields.map { .string($0) })),
         ("ip", .string(ip)), ("origin", .string(origin)),
       ].map { (CELMap.Key.string($0.0), $0.1) }))
   }

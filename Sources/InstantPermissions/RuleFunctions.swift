@@ -14,7 +14,7 @@ enum RuleFunctions {
     f.declareObjectMethod("ref", arity: 1)
     f.function("timestamp", arity: 1) { args throws(CELEvaluationError) in
       guard case let .int(ms) = args[0] else { return nil }
-      return CELTimestamp(seconds: floorDiv(ms, 1000), nanos: Int32(ms - floorDiv(ms, 1000) * 1000) * 1_000_000).map(CELValue.timestamp)
+      return timestamp(millis: ms)
     }
     f.method("getTime", arity: 0) { receiver, _ throws(CELEvaluationError) in
       guard case let .timestamp(t) = receiver else { return nil }
@@ -29,8 +29,11 @@ enum RuleFunctions {
   /// early with an error, which denies.
   static let limits = CELLimits.default
 
-  static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
-    let q = a / b
-    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+  /// Epoch milliseconds as a CEL timestamp (`null` out of CEL's range), as InstantDB reads
+  /// `timestamp(int)` and gives `request.time`.
+  static func timestamp(millis ms: Int64) -> CELValue {
+    let (q, r) = ms.quotientAndRemainder(dividingBy: 1000)
+    let (seconds, rest) = r < 0 ? (q - 1, r + 1000) : (q, r)
+    return CELTimestamp(seconds: seconds, nanos: Int32(rest) * 1_000_000).map(CELValue.timestamp) ?? .null
   }
 }

@@ -313,5 +313,8 @@ struct TransactionRuleTests {
     // The world's clock is 1,000,000 ms after the epoch.
     let rules: JSON = ["users": ["allow": ["update": "request.time > timestamp(data.fullName) && request.time.getTime() == 1000000 && request.time < timestamp('1970-01-01T00:16:41Z')"]]]
     #expect(w.transact(rules, w.update("users", "stopa", ["email": "x"])) == .allowed)
+    // Milliseconds before the epoch round down to the earlier second, and back.
+    let negative: JSON = ["users": ["allow": ["update": "timestamp(-1).getTime() == -1 && timestamp(-1001).getTime() == -1001 && timestamp(-1) < timestamp(0)"]]]
+    #expect(w.transact(negative, w.update("users", "stopa", ["email": "y"])) == .allowed)
   }
 }

@@ -37,14 +37,19 @@ struct RulesFile: Sendable {
     return "\(location): error: \(place)\(problem.message)"
   }
 
-  /// The file's modification time and size, to notice an edit.
-  func stamp() -> [String]? {
+  /// The file's modification time and size, to notice an edit (`nil` while it is missing).
+  struct Stamp: Equatable, Sendable {
+    var modified: Date?
+    var size: Int?
+  }
+
+  func stamp() -> Stamp? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-    return [String(describing: attributes[.modificationDate] ?? ""), String(describing: attributes[.size] ?? "")]
+    return Stamp(modified: attributes[.modificationDate] as? Date, size: (attributes[.size] as? NSNumber)?.intValue)
   }
 
   /// Polls the file every `interval` until cancelled, calling `apply` with each new good version.
-  func watch(every interval: Duration, from stamp: [String]?, logger: Logger, apply: @Sendable (PermissionRules) async -> Void)
+  func watch(every interval: Duration, from stamp: Stamp?, logger: Logger, apply: @Sendable (PermissionRules) async -> Void)
     async
   {
     var last = stamp

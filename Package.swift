@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "InstantLocalTesting", targets: ["InstantLocalTesting"]),
     .executable(name: "instant-local", targets: ["instant-local"]),
     .library(name: "InstantDB", targets: ["InstantDB"]),
+    .library(name: "InstantAdmin", targets: ["InstantAdmin"]),
     .executable(name: "instant-chaos", targets: ["instant-chaos"]),
     .executable(name: "instant-demo", targets: ["instant-demo"]),
   ],
@@ -43,6 +44,10 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // SHA-256 of admin tokens and the HMAC of signed file URLs (already built for swift-nio-ssl's users).
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    // Backups in Instant's format are zip archives.
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     // `swift package generate-documentation`: builds the DocC catalogs (CI checks their links).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -158,10 +163,30 @@ let package = Package(
       name: "InstantPermissionsTests",
       dependencies: ["InstantPermissions", "InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
     ),
+    // Backups in Instant's format (`config.json`, `entities/<namespace>.jsonl`, `files/<location-id>`):
+    // writing one from an app's attrs and triples, and reading and checking one into them.
+    .target(
+      name: "InstantBackup",
+      dependencies: [
+        "InstantCore",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]
+    ),
+    .testTarget(
+      name: "InstantBackupTests",
+      dependencies: [
+        "InstantBackup",
+        "InstantCore",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]
+    ),
     .target(
       name: "InstantLocal",
       dependencies: [
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        "InstantBackup",
         "InstantCore",
         "InstantPermissions",
         "InstantSchema",
@@ -195,6 +220,7 @@ let package = Package(
     .executableTarget(
       name: "instant-local-bench",
       dependencies: [
+        "InstantAdmin",
         "InstantLocal",
         "InstantCore",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -250,6 +276,20 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    ),
+
+    // MARK: InstantAdmin (the admin API for server-side Swift)
+
+    .target(
+      name: "InstantAdmin",
+      dependencies: ["InstantCore", .product(name: "OrderedCollections", package: "swift-collections")]
+    ),
+    .testTarget(
+      name: "InstantAdminTests",
+      dependencies: [
+        "TestSupport", "InstantAdmin", "InstantCore", "InstantLocal", "InstantLocalTesting", "InstantDB",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]
     ),
 

@@ -6,6 +6,9 @@
 // INSTANT_LOCAL_BENCH_RULES=owner runs it under an owner rule on every namespace
 // (`auth.id == data.creatorId`, every session signed in as the entities' owner); `ref` under a
 // rule that follows a link to 1,000 entities (`auth.id in data.ref('members.id')`).
+//
+// INSTANT_LOCAL_BENCH_FILES=64 measures `$files` upload and download MiB/s instead (FilesBench.swift);
+// INSTANT_LOCAL_BENCH_BACKUP=100000 backup and restore throughput for that many entities (BackupBench.swift).
 import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -259,4 +262,10 @@ func residentMegabytes() -> Double {
   return kilobytes / 1024
 }
 
-try await runBenchmark()
+if let files = ProcessInfo.processInfo.environment["INSTANT_LOCAL_BENCH_FILES"] {
+  try await runFilesBench(megabytes: Int(files).map { max($0, 1) } ?? 64)
+} else if let backup = ProcessInfo.processInfo.environment["INSTANT_LOCAL_BENCH_BACKUP"] {
+  try await runBackupBench(entities: Int(backup).map { max($0, 1) } ?? 100_000)
+} else {
+  try await runBenchmark()
+}

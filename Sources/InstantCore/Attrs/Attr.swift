@@ -115,3 +115,24 @@ public struct Attr: Sendable, Hashable {
   public static func == (a: Attr, b: Attr) -> Bool { JSON.object(a.json) == JSON.object(b.json) }
   public func hash(into hasher: inout Hasher) { hasher.combine(JSON.object(json)) }
 }
+
+extension Attr {
+  /// Whether `value` fits the attr's checked data type as the store checks it: `null` always fits,
+  /// an unchecked attr takes anything, and a date is a finite number or a string JavaScript's
+  /// `Date` can parse.
+  package func accepts(_ value: JSON) -> Bool {
+    guard let type = checkedDataType, value != .null else { return true }
+    switch type {
+    case "string": return value.stringValue != nil
+    case "number": return value.numberValue != nil
+    case "boolean": return value.boolValue != nil
+    case "date":
+      switch value {
+      case let .number(n): return n.isFinite
+      case let .string(s): return !JSDate.parse(s).isNaN
+      default: return false
+      }
+    default: return true
+    }
+  }
+}

@@ -35,6 +35,24 @@ public struct InstaMLOp: Sendable, Hashable {
     self.opts = opts
   }
 
+  /// The reference's array, `[action, etype, id-or-lookup, args, opts?]`: what the admin SDK
+  /// sends in `/admin/transact`'s `steps`.
+  public var json: JSON {
+    var parts: [JSON] = [.string(action.rawValue), .string(etype), entity, args ?? .null]
+    if let opts { parts.append(opts) }
+    return .array(parts)
+  }
+
+  /// Reads the reference's array back; `nil` when it is not one (an unknown action, a missing
+  /// namespace or id).
+  public init?(json: JSON) {
+    guard case let .array(parts) = json, parts.count >= 3, parts.count <= 5,
+      let action = parts[0].stringValue.flatMap(Action.init(rawValue:)), let etype = parts[1].stringValue
+    else { return nil }
+    let args = parts.count > 3 && parts[3] != .null ? parts[3] : nil
+    self.init(action, etype, parts[2], args, opts: parts.count > 4 ? parts[4] : nil)
+  }
+
   /// Creates an entity; fails on the server if it already exists.
   public static func create(_ etype: String, _ entity: EntityRef, _ values: JSONObject) -> InstaMLOp {
     InstaMLOp(.create, etype, entity.json, .object(values))

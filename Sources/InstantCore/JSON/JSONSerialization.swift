@@ -54,7 +54,9 @@ extension JSON {
     }
   }
 
-  static func writeString(_ s: String, to out: inout String) {
+  /// A JSON string literal: escapes only what JSON requires, with the short escapes where JSON has
+  /// them (also InstantBackup's jsonb text).
+  package static func writeString(_ s: String, to out: inout String) {
     out += "\""
     var needsEscape = false
     for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
@@ -90,7 +92,7 @@ extension JSON {
 
 /// JavaScript's number-to-string conversion (ECMA-262 Number::toString), so that output matches
 /// what the reference client prints byte for byte.
-enum JSNumber {
+package enum JSNumber {
   static func jsonString(_ n: Double) -> String {
     n.isFinite ? toString(n) : "null"
   }
@@ -126,7 +128,7 @@ enum JSNumber {
 
   /// The shortest decimal digits of a positive finite `n`, and the position of the decimal point
   /// relative to them (n = 0.digits × 10^position).
-  static func shortestDigits(_ n: Double) -> (String, Int) {
+  package static func shortestDigits(_ n: Double) -> (digits: String, point: Int) {
     let text = n.description  // e.g. "123.45", "1e-07", "1.5e+22"
     var mantissa = Substring(text)
     var exponent = 0

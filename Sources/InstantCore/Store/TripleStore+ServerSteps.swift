@@ -38,6 +38,21 @@ extension TripleStore {
     throw TransactionError(.permissionDenied, "Permission denied: cannot \(step.op.rawValue) on \(etype) attrs.")
   }
 
+  /// `$files` system columns other than `id` and `path` (size, content-type, location-id, …) are
+  /// written only by instant-local's storage routes; a transaction may not write or retract them,
+  /// an admin's included, as on the reference (`validate-system-triple-op!`).
+  static func refuseFilesSystemColumn(_ attr: Attr, _ step: TxStep, _ ctx: ServerTransactionContext) throws(TransactionError) {
+    let ident = attr.forwardIdentity
+    guard ident.etype == "$files", !ctx.systemWrite, attr.json["catalog"] == "system", ident.label != "id",
+      ident.label != "path"
+    else { return }
+    let message = "$files.\(ident.label) is a system column. You aren't allowed to change this directly."
+    throw TransactionError(
+      .validationFailed, "Validation failed for tx-step: \(message)",
+      hint: ["data-type": "tx-step", "input": step.json, "errors": [["message": .string(message)]]],
+      description: message)
+  }
+
   mutating func applyServerStep(_ step: TxStep, _ ctx: inout ServerTransactionContext) throws(TransactionError) {
     switch step.op {
     case .addAttr:
@@ -79,6 +94,7 @@ extension TripleStore {
       guard step.isCompleteTriple else { throw .invalid("retract-triple needs [e, a, v]", in: step.json) }
       let attr = try serverAttr(step[2]!, step)
       guard let e = try serverEntity(step.entity!, create: false, step, &ctx) else { return }
+      try Self.refuseFilesSystemColumn(attr, step, ctx)
       let value = try serverValue(attr, step.value!, step)
       if let a = symbols.lookup(attr.id), let v = existingKey(value), let r = record(e, a, v) {
         removeRecord(r, .clean)
@@ -91,7 +107,9 @@ extension TripleStore {
       // the same guard applies to each of them.
       let etype = step.etype?.stringValue
       let namespaces = etype.map { [$0] } ?? namespaces(of: e)
-      for etype in namespaces where ServerSteps.systemEtypes.contains(etype) && !ctx.systemWrite && etype != "$users" {
+      // `$users` and `$files` entities may be deleted under their `delete` rules.
+      for etype in namespaces
+      where ServerSteps.systemEtypes.contains(etype) && !ctx.systemWrite && etype != "$users" && etype != "$files" {
         throw TransactionError(.permissionDenied, "Permission denied: cannot delete \(etype) entities.")
       }
       serverDeleteEntity(e, etype: etype, facts: &ctx.facts)
@@ -232,13 +250,14 @@ extension TripleStore {
     }
     let attr = try serverAttr(step[2]!, step)
     let etype = attr.forwardIdentity.etype
-    if !ctx.systemWrite, etype == "$users" || etype == "$files" {
+    if !ctx.systemWrite, etype == "$users" {
       let label = attr.forwardIdentity.label
       if ["id", "email", "type", "path", "url", "size", "location-id"].contains(label) {
         throw TransactionError(
           .permissionDenied, "Permission denied: \(attr.qualifiedName) can only be written by the server.")
       }
     }
+    try Self.refuseFilesSystemColumn(attr, step, ctx)
     let merge = step.op == .deepMergeTriple
     if merge && !attr.isBlob { throw .invalid("merge operation is not supported for links", in: step.json) }
     if let mode = step.mode {
@@ -304,21 +323,7 @@ extension TripleStore {
   }
 
   static func checkType(_ attr: Attr, _ value: JSON, _ step: TxStep) throws(TransactionError) {
-    guard let type = attr.checkedDataType, value != .null else { return }
-    let ok: Bool
-    switch type {
-    case "string": ok = value.stringValue != nil
-    case "number": ok = value.numberValue != nil
-    case "boolean": ok = value.boolValue != nil
-    case "date":
-      switch value {
-      case let .number(n): ok = n.isFinite
-      case let .string(s): ok = !JSDate.parse(s).isNaN
-      default: ok = false
-      }
-    default: ok = true
-    }
-    if !ok {
+    if let type = attr.checkedDataType, !attr.accepts(value) {
       throw .invalid(
         "Invalid value type for \(attr.qualifiedName). Value must be a \(type) but the provided value type is \(value.serialized()).",
         in: step.json)

@@ -47,6 +47,16 @@ extension InstantClient {
     return user
   }
 
+  /// Signs in with a refresh token your backend made (`InstantAdmin.createToken(email:)`, the
+  /// admin SDK's `auth.createToken`): the server checks it first. An unknown token throws
+  /// ``InstantClientError/Kind/authRejected`` and changes nothing.
+  @discardableResult
+  public func signInWithToken(_ refreshToken: String) async throws(InstantClientError) -> AuthUser {
+    let user = try await authAPI.verifyRefreshToken(refreshToken)
+    await changeUser(user)
+    return user
+  }
+
   /// Signs in with an OpenID Connect ID token from the platform (Sign in with Apple, Google):
   /// `clientName` is the OAuth client's name in the app's settings; `nonce` the one the token was
   /// requested with, if any.

@@ -42,6 +42,9 @@ public struct InstantClientError: Error, Sendable, Equatable, CustomStringConver
     case presenceDecoding
     /// The server refused an auth request: a wrong or expired magic code, an unknown token, …
     case authRejected
+    /// The server refused a file upload or delete (``InstantClient/storage``): the app's `$files`
+    /// rules (`permission-denied`), a file over the server's size limit, a missing path, …
+    case fileRejected
     /// A write the server had not confirmed when the signed-in user changed; it was not re-sent.
     case userChanged
     /// The task waiting for the answer was cancelled (``InstantClient/queryOnce(_:timeout:)``, an

@@ -10,22 +10,23 @@ extension AppDatabase {
   /// `validation-failed` error the reference sends for a query it cannot run.
   ///
   /// With rules, the result holds only what `userID` (`nil`: a guest) may view.
-  func evaluate(_ q: JSON, for userID: String?, peer: SessionPeer) -> Result<String, ServerError> {
+  func evaluate(_ q: JSON, for asker: Asker) -> Result<String, ServerError> {
     var result: ServerQueryResult
     do {
       result = try store.serverQuery(q)
     } catch {
       return .failure(.validation("query", input: q, [error.message]))
     }
-    if let rules {
+    if let rules, !asker.isAdmin {
       let params = q["$$ruleParams"]?.objectValue ?? [:]
       do {
         result.triples = try rules.visibleTriples(
-          result.triples, in: store, context: ruleContext(userID, peer: peer, now: Self.nowMillis()), ruleParams: params)
+          result.triples, in: store, context: ruleContext(asker, now: Self.nowMillis()), ruleParams: params)
       } catch {
         return .failure(error)
       }
     }
+    presentFiles(&result, q: q, asker: asker)
     return .success(result.instaqlResult.serialized())
   }
 
@@ -57,7 +58,8 @@ extension AppDatabase {
       var failures: [ServerMessage] = []
       // With rules, a result depends on who asks; a view rule that follows links can change
       // with any namespace.
-      let userKey = rules == nil ? "" : "\u{0}" + record.askerKey
+      // Without rules only `$files` differs, between the admin and everyone else.
+      let userKey = rules == nil ? (record.asker.isAdmin ? "\u{0}admin" : "") : "\u{0}" + record.asker.key
       let everything = rules?.viewReadsLinks == true
       for (key, subscription) in record.queries {
         if let changed, !everything, !footprint(key, subscription.q).mayChange(changed) { continue }
@@ -87,7 +89,7 @@ extension AppDatabase {
 
   /// ``evaluate(_:for:peer:)`` for the invalidation pass, logging a query that no longer runs.
   private func rerun(_ q: JSON, for record: SessionRecord) -> Result<String, ServerError> {
-    let outcome = evaluate(q, for: record.userID, peer: record.peer)
+    let outcome = evaluate(q, for: record.asker)
     if case let .failure(error) = outcome {
       logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
     }

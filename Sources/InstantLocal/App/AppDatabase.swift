@@ -37,12 +37,15 @@ actor AppDatabase {
   var magicCodes: [String: String] = [:]
   /// The app's permission rules; `nil` allows everything (as an app without rules on InstantDB).
   private(set) var rules: PermissionRules?
+  /// The server's `$files` blobs (docs/files.md).
+  let files: LocalFiles?
 
   init(
     appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage,
-    rules: PermissionRules? = nil, logger: Logger
+    rules: PermissionRules? = nil, files: LocalFiles? = nil, logger: Logger
   ) {
     self.appID = appID
+    self.files = files
     self.rules = rules
     self.title = snapshot.title
     self.storage = storage
@@ -71,7 +74,7 @@ actor AppDatabase {
   /// Handles `init`: checks the refresh token, registers the session and queues `init-ok`.
   func initSession(
     id: String, sink: SessionSink, features: SessionFeatures, peer: SessionPeer = SessionPeer(), refreshToken: String?,
-    clientEventID: JSON
+    isAdmin: Bool = false, clientEventID: JSON
   ) throws(ServerError) {
     var userID: String?
     if let refreshToken {
@@ -83,9 +86,10 @@ actor AppDatabase {
       userID = uid
     }
     sessions[id] = SessionRecord(
-      id: id, sink: sink, features: features, userID: userID, peer: peer, attrsVersionSent: attrsVersion)
+      id: id, sink: sink, features: features, asker: Asker(isAdmin: isAdmin, userID: userID, peer: peer),
+      attrsVersionSent: attrsVersion)
     let user = userID.flatMap { userObject($0, refreshToken: nil) } ?? .null
-    let auth: JSON = ["app": appJSON, "user": user, "admin?": false]
+    let auth: JSON = ["app": appJSON, "user": user, "admin?": .bool(isAdmin)]
     sink.send(
       .initOK(sessionID: id, clientEventID: clientEventID, auth: auth, appStatus: "active", attrs: .raw(attrsText)))
   }
@@ -116,7 +120,7 @@ actor AppDatabase {
     guard case .object = q else {
       throw .validation("query", input: q, ["Query must be an object of namespaces."])
     }
-    let resultText = try evaluate(q, for: record.userID, peer: record.peer).get()
+    let resultText = try evaluate(q, for: record.asker).get()
     record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
     sessions[id] = record
     record.sink.send(
@@ -145,8 +149,7 @@ actor AppDatabase {
     guard let txSteps, case .array = txSteps else {
       throw .validation("tx-steps", input: txSteps ?? .null, ["tx-steps must be an array of steps."])
     }
-    let (txID, changed) = try commit(
-      txSteps, systemWrite: false, by: .session(user: sessions[id]?.userID, peer: sessions[id]?.peer ?? SessionPeer()))
+    let (txID, changed) = try commit(txSteps, systemWrite: false, by: sessions[id]?.asker ?? .user(nil))
     sink.send(.transactOK(txID: txID, clientEventID: clientEventID))
     if deferringRefresh {
       deferredChanges.add(changed)
@@ -159,9 +162,9 @@ actor AppDatabase {
   /// Returns the tx-id and the namespaces whose triples changed (nil when the attrs changed, which
   /// affects every query). The caller sends its reply, then calls ``invalidate(changed:)``.
   ///
-  /// A session's writes (`by: .session`) go through the app's rules; the server's own do not.
+  /// A user's or guest's writes go through the app's rules; an admin's (the server's own) do not.
   func commit(
-    _ txSteps: JSON, systemWrite: Bool, by author: Author = .server, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
+    _ txSteps: JSON, systemWrite: Bool, by asker: Asker = .admin, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
   ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
     let now = Self.nowMillis()
     let changes: ServerTransactionChanges
@@ -170,9 +173,13 @@ actor AppDatabase {
     } catch {
       throw error.serverError
     }
-    if let rules, case let .session(userID, peer) = author,
-      let refusal = rules.check(changes, in: store, context: ruleContext(userID, peer: peer, now: now))
+    if let rules, !asker.isAdmin,
+      let refusal = rules.check(changes, in: store, context: ruleContext(asker, now: now))
     {
+      store.revert(changes)
+      throw refusal
+    }
+    if let refusal = refuseFilesWithoutRules(changes, by: asker) {
       store.revert(changes)
       throw refusal
     }
@@ -202,14 +209,6 @@ actor AppDatabase {
 
   // MARK: Permissions
 
-  /// Who writes a transaction.
-  enum Author {
-    /// instant-local itself (sign-in, system rows): no rules apply.
-    case server
-    /// A session, signed in as `user` or a guest (`nil`), connected from `peer`.
-    case session(user: String?, peer: SessionPeer)
-  }
-
   /// Replaces the app's rules (`nil`: everything allowed) and refreshes every subscribed query,
   /// since what each session may see can change with them.
   func setRules(_ rules: PermissionRules?) {
@@ -218,9 +217,10 @@ actor AppDatabase {
     invalidate(changed: nil)
   }
 
-  /// What rules know of a request by `userID` (`nil`: a guest): the user's `$users` entity.
-  func ruleContext(_ userID: String?, peer: SessionPeer = SessionPeer(), now: Double) -> RuleContext {
-    let user = userID.flatMap { id in store.attributes(of: id, etype: "$users").map { $0.merging(["id": .string(id)]) { old, _ in old } } }
+  /// What rules know of a request: the asker's `$users` entity, and where it comes from.
+  func ruleContext(_ asker: Asker, now: Double) -> RuleContext {
+    let peer = asker.peer
+    let user = asker.userID.flatMap { id in store.attributes(of: id, etype: "$users").map { $0.merging(["id": .string(id)]) { old, _ in old } } }
     return RuleContext(user: user, time: now, ip: peer.ip, origin: peer.origin)
   }
 

@@ -16,10 +16,9 @@ struct SessionRecord: Sendable {
   let id: String
   let sink: SessionSink
   let features: SessionFeatures
-  /// The signed-in user's id, or nil.
-  let userID: String?
-  /// Where the socket comes from, for rules (`request.ip`, `request.origin`).
-  let peer: SessionPeer
+  /// Who the session is, as rules see it: its user (or a guest) and where it connects from, or
+  /// an admin (the admin SDK's `__admin-token`).
+  let asker: Asker
   /// Subscribed queries by canonical (sorted-key) `q`.
   var queries: OrderedDictionary<String, Subscription> = [:]
   /// The app's attrs version last sent to this session.
@@ -27,11 +26,32 @@ struct SessionRecord: Sendable {
   /// Rooms this session is a member of.
   var rooms: Set<String> = []
 
-  /// What a session's results depend on under rules: its user and where it connects from.
-  var askerKey: String { (userID ?? "") + "\u{0}" + peer.ip + "\u{0}" + peer.origin }
+  /// The signed-in user's id, or nil.
+  var userID: String? { asker.userID }
 
   /// The presence/broadcast `user` field: `{id}` or null.
   var userRef: JSON { userID.map { ["id": .string($0)] } ?? .null }
+}
+
+/// Who makes a request, as rules see it: an admin, whom no rule binds (instant-local's own
+/// writes, the admin API with the admin token), or a signed-in user or guest connected from
+/// `peer`.
+struct Asker: Sendable, Hashable {
+  var isAdmin: Bool
+  /// `auth.id` (`nil` for a guest or the admin).
+  var userID: String?
+  /// `request.ip` and `request.origin`.
+  var peer: SessionPeer
+
+  static let admin = Asker(isAdmin: true, userID: nil, peer: SessionPeer())
+
+  /// A user (`nil`: a guest), under the rules.
+  static func user(_ id: String?, peer: SessionPeer = SessionPeer()) -> Asker {
+    Asker(isAdmin: false, userID: id, peer: peer)
+  }
+
+  /// What results depend on under rules.
+  var key: String { (isAdmin ? "admin" : "") + "\u{0}" + (userID ?? "") + "\u{0}" + peer.ip + "\u{0}" + peer.origin }
 }
 
 /// The other end of a session's socket, as rules see it: `request.ip` (the peer's address) and

@@ -10,11 +10,17 @@ struct HTTPRoutes: Sendable {
   let registry: AppRegistry
   let logger: Logger
 
-  static let maxBodyBytes = 1 << 20
+  /// The largest JSON body accepted: the server's `maxMessageBytes`, the same bound a socket
+  /// message has (an admin transaction carries what a client's would).
+  let maxBodyBytes: Int
 
   func register(on router: Router<BasicRequestContext>) {
     router.add(middleware: ConnectionCloseMiddleware())
-    router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .authorization, .contentType, .origin]))
+    router.add(
+      middleware: CORSMiddleware(
+        allowOrigin: .all,
+        allowHeaders: [.accept, .authorization, .contentType, .origin] + Self.adminHeaders + Self.storageHeaders,
+        allowMethods: [.get, .post, .put, .delete, .options]))
     router.get("/health") { _, _ in Self.json(["status": "ok"]) }
     router.post("/runtime/auth/sign_in_guest") { request, _ in
       await handle(request) { body throws(ServerError) in
@@ -61,17 +67,13 @@ struct HTTPRoutes: Sendable {
         return [:]
       }
     }
-    router.get("/dash/apps/:appId/schema/pull") { _, context in
-      await handle(nil) { _ throws(ServerError) in
-        let raw = context.parameters.get("appId") ?? ""
-        guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed("app-id", input: .string(raw)) }
-        return await (try load(appID)).schemaPull()
-      }
-    }
+    registerAdmin(on: router)
+    registerDash(on: router)
+    registerStorage(on: router)
   }
 
   /// Runs `body` on the request's JSON object and turns the outcome into a response.
-  private func handle(
+  func handle(
     _ request: Request?, _ body: (JSON) async throws(ServerError) -> JSON
   ) async -> Response {
     do throws(ServerError) {
@@ -79,9 +81,11 @@ struct HTTPRoutes: Sendable {
       if let request {
         let buffer: ByteBuffer
         do {
-          buffer = try await request.body.collect(upTo: Self.maxBodyBytes)
+          buffer = try await request.body.collect(upTo: maxBodyBytes)
         } catch {
-          throw ServerError(.paramMalformed, message: "The request body is larger than \(Self.maxBodyBytes) bytes.")
+          throw ServerError(
+            .paramMalformed,
+            message: "The request body is larger than \(maxBodyBytes) bytes; start instant-local with a larger --max-message-bytes.")
         }
         do {
           input = try JSON.parse(bytes: buffer.readableBytesView)
@@ -99,18 +103,14 @@ struct HTTPRoutes: Sendable {
     }
   }
 
-  private func app(_ body: JSON, key: String) async throws(ServerError) -> AppDatabase {
+  func app(_ body: JSON, key: String) async throws(ServerError) -> AppDatabase {
     let raw = try Self.string(body, key)
     guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed(key, input: .string(raw)) }
     return try await load(appID)
   }
 
-  private func load(_ appID: String) async throws(ServerError) -> AppDatabase {
-    do {
-      return try await registry.app(appID)
-    } catch {
-      throw .serverFault("The app could not be loaded: \(error)")
-    }
+  func load(_ appID: String) async throws(ServerError) -> AppDatabase {
+    try await registry.app(appID)
   }
 
   static func string(_ body: JSON, _ key: String) throws(ServerError) -> String {

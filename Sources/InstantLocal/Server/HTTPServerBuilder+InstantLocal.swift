@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -30,7 +31,15 @@ extension HTTPServerBuilder {
     after responder: @escaping HTTPChannelHandler.Responder
   ) -> HTTPChannelHandler.Responder {
     { request, writer, channel in
+      // A client that asks before sending a large body (curl, and so URLSession on Linux, do for
+      // uploads over 1 MiB) would otherwise wait a second for the go-ahead.
+      if request.headers[.expect]?.lowercased() == "100-continue" {
+        try await writer.writeInformationalHead(HTTPResponse(status: .continue))
+      }
       try await responder(request, writer, channel)
+      // Closing the output first lets what is still queued of a large response (a file) leave:
+      // it waits for the queued writes, where tearing the connection down drops them.
+      try? await channel.close(mode: .output).get()
       throw ResponseWritten()
     }
   }

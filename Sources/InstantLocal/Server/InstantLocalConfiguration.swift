@@ -1,3 +1,4 @@
+public import Foundation
 import Logging
 
 /// How an ``InstantLocalServer`` listens and where it keeps its data.
@@ -31,14 +32,27 @@ public struct InstantLocalConfiguration: Sendable {
   /// An `instant.perms.ts` (or JSON) file of permission rules every app enforces, re-read when
   /// it changes; `nil` allows everything, as an app without rules on InstantDB.
   public var rulesFile: String?
+  /// Only apps made with `instant-local apps create` (or restored) exist; by default, as in
+  /// development, an app is made on first use of its id.
+  public var strictApps = false
   /// How often the rules file is checked for changes.
   public var rulesPollInterval: Duration = .milliseconds(250)
+  /// The largest `$files` upload, in bytes; a larger one is refused (400) and changes nothing.
+  public var maxUploadBytes = 256 << 20
+  /// The address clients reach this server at, for the `url` of `$files` (a server behind a
+  /// proxy); by default the address it listens on (``InstantLocalServer/baseURL``).
+  public var publicURL: URL?
+  /// How long a `$files` blob stays on disk after its row is gone (deleted, or replaced by an
+  /// upload), so a backup taken meanwhile can still read it; then the sweep removes it.
+  public var fileGracePeriod: Duration = .seconds(3600)
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),
     maxMessageBytes: Int = 4 << 20, pingInterval: Duration = .seconds(5),
-    presenceInterval: Duration = .milliseconds(10), maxQueuedBytes: Int = 64 << 20, rulesFile: String? = nil
+    presenceInterval: Duration = .milliseconds(10), maxQueuedBytes: Int = 64 << 20, rulesFile: String? = nil,
+    strictApps: Bool = false
   ) {
+    self.strictApps = strictApps
     self.rulesFile = rulesFile
     self.host = host
     self.port = port

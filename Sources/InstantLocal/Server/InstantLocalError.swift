@@ -9,6 +9,10 @@ public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatab
   case notAnAddressOfThisMachine(host: String)
   /// The permission rules file cannot be used; `lines` are its problems as `file:line:column: error: …`.
   case invalidRules(lines: [String])
+  /// An app operation that cannot be done; the message says why.
+  case invalidApp(String)
+  /// A backup cannot be written or restored; the message names the archive's entry and line.
+  case backup(String)
 
   public var description: String {
     switch self {
@@ -21,6 +25,10 @@ public enum InstantLocalError: Error, Sendable, CustomStringConvertible, Equatab
         + "0.0.0.0 (every network interface), or one of the addresses `ip addr` lists."
     case let .invalidRules(lines):
       lines.joined(separator: "\n")
+    case let .invalidApp(message):
+      message
+    case let .backup(message):
+      message
     }
   }
 }

@@ -43,18 +43,31 @@ public actor InstantLocalServer {
       case let .file(path): path
       case .memory: nil
       }
-    registry = AppRegistry(storage: try LocalStorage(path: path, logger: logger), logger: logger)
+    let storage = try LocalStorage(path: path, logger: logger)
+    let files = try LocalFiles(
+      storage: storage, dataFile: path, maxUploadBytes: configuration.maxUploadBytes,
+      gracePeriod: configuration.fileGracePeriod, publicURL: configuration.publicURL, logger: logger)
+    self.files = files
+    registry = AppRegistry(storage: storage, strictApps: configuration.strictApps, files: files, logger: logger)
+    apps = AppCatalog(storage: storage, blobDirectory: { appID in files.directory(appID) })
   }
 
-  /// Replaces every app's permission rules with `rules` (the JSON of `instant.perms.ts`'s
-  /// default export; `nil` allows everything). Subscribed queries are re-run under them.
+  /// The `$files` blobs (docs/files.md).
+  let files: LocalFiles
+
+  /// The server's apps and their admin tokens.
+  public nonisolated let apps: AppCatalog
+
+  /// Makes `rules` (the JSON of `instant.perms.ts`'s default export) every app's permission rules,
+  /// in place of the rules each app was given (pushed or restored); `nil` gives each app its own
+  /// back. Subscribed queries are re-run under them.
   ///
   /// - Throws: ``InstantLocalError/invalidRules(lines:)`` with every problem, leaving the
   ///   rules in force unchanged.
   public func setRules(_ rules: JSON?) async throws(InstantLocalError) {
-    guard let rules else { return await registry.setRules(nil) }
+    guard let rules else { return await registry.setServerRules(nil) }
     do {
-      await registry.setRules(try PermissionRules(rules))
+      await registry.setServerRules(try PermissionRules(rules))
     } catch {
       throw .invalidRules(lines: error.problems.map { RulesFile.line($0, path: "rules", locations: [:]) })
     }
@@ -89,6 +102,7 @@ public actor InstantLocalServer {
     deadline.cancel()
     running = nil
     port = nil
+    files.serverStopped(configuredURL: configuration.publicURL)
   }
 
   /// Serves until the process receives SIGINT or SIGTERM (or the calling task is cancelled);
@@ -102,6 +116,7 @@ public actor InstantLocalServer {
     defer {
       running = nil
       port = nil
+      files.serverStopped(configuredURL: configuration.publicURL)
       rulesWatcher?.cancel()
       rulesWatcher = nil
     }
@@ -130,6 +145,7 @@ public actor InstantLocalServer {
     running = (group, task)
     for await bound in ports {
       port = bound
+      files.serverStarted(baseURL: baseURL)
       return bound
     }
     running = nil
@@ -148,14 +164,14 @@ public actor InstantLocalServer {
     let file = RulesFile(path: path)
     let stamp = file.stamp()
     switch file.load() {
-    case let .success(rules): await registry.setRules(rules)
+    case let .success(rules): await registry.setServerRules(rules)
     case let .failure(error): throw .invalidRules(lines: error.lines)
     }
     let registry = self.registry
     let logger = self.logger
     let interval = configuration.rulesPollInterval
     rulesWatcher = Task.detached {
-      await file.watch(every: interval, from: stamp, logger: logger) { rules in await registry.setRules(rules) }
+      await file.watch(every: interval, from: stamp, logger: logger) { rules in await registry.setServerRules(rules) }
     }
   }
 
@@ -187,7 +203,7 @@ public actor InstantLocalServer {
 
   private func makeApplication(_ onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
     let router = Router()
-    HTTPRoutes(registry: registry, logger: logger).register(on: router)
+    HTTPRoutes(registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes).register(on: router)
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,

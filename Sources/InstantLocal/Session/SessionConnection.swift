@@ -87,6 +87,7 @@ final class SessionConnection {
       original["session-id"] = .string(id)
       // A secret the client sent is not sent back: error frames are what clients log.
       original.removeValue(forKey: "refresh-token")
+      original.removeValue(forKey: "__admin-token")
       send(error, clientEventID: clientEventID, originalEvent: .object(original))
     }
   }
@@ -106,13 +107,16 @@ final class SessionConnection {
       // The input echoed back without the token: an error frame is what clients log.
       var input = event.objectValue ?? [:]
       input.removeValue(forKey: "refresh-token")
+      input.removeValue(forKey: "__admin-token")
       throw .validation("init", input: .object(input), ["`init` has already run for this session."])
     }
     guard op == .initialize || app != nil else { throw .initNotRun(sessionID: id) }
     let message = try ClientMessage(frame: event, op: op)
     switch message.body {
     case let .initialize(appID, refreshToken, versions):
-      try await handleInit(appID: appID, refreshToken: refreshToken, versions: versions, clientEventID: clientEventID)
+      try await handleInit(
+        appID: appID, refreshToken: refreshToken, adminToken: event["__admin-token"]?.stringValue, versions: versions,
+        clientEventID: clientEventID)
     case let .addQuery(q):
       try await app?.addQuery(session: id, q: q, clientEventID: clientEventID)
     case let .removeQuery(q):
@@ -130,18 +134,16 @@ final class SessionConnection {
     }
   }
 
-  private func handleInit(appID text: String, refreshToken: String?, versions: JSON, clientEventID: JSON) async throws(ServerError) {
+  private func handleInit(
+    appID text: String, refreshToken: String?, adminToken: String?, versions: JSON, clientEventID: JSON
+  ) async throws(ServerError) {
     guard let appID = AppRegistry.normalizeAppID(text) else { throw .paramMalformed("app-id", input: .string(text)) }
-    let app: AppDatabase
-    do {
-      app = try await registry.app(appID)
-    } catch {
-      logger.error("\(error)")
-      throw .serverFault("The app could not be loaded: \(error)")
-    }
+    // The admin SDK's sessions carry the app's admin token: no rule binds them.
+    if let adminToken { try await registry.authorizeAdmin(appID: appID, authorization: adminToken) }
+    let app = try await registry.app(appID)
     try await app.initSession(
       id: id, sink: sink, features: SessionFeatures(versions: versions), peer: peer, refreshToken: refreshToken,
-      clientEventID: clientEventID)
+      isAdmin: adminToken != nil, clientEventID: clientEventID)
     self.app = app
   }
 

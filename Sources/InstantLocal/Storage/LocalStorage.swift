@@ -14,11 +14,14 @@ typealias GRDBDatabase = GRDB.Database
 /// loss can drop the last transactions. The server replies to a client only after the write
 /// returned. Checkpoints run in the background (``WALCheckpointer``), off the write path.
 final class LocalStorage: Sendable {
-  private let queue: DatabaseQueue
+  let queue: DatabaseQueue
+  /// The data file, `nil` in memory.
+  let path: String?
   private let checkpointer: WALCheckpointer?
 
   /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is nil.
   init(path: String?, logger: Logger) throws(InstantLocalError) {
+    self.path = path
     do {
       var config = Configuration()
       config.journalMode = .wal
@@ -79,6 +82,15 @@ final class LocalStorage: Sendable {
           );
           """)
     }
+    // Apps made with `instant-local apps create` have an admin token (only its SHA-256 is kept);
+    // each app's permission rules, pushed over the admin API or restored from a backup.
+    migrator.registerMigration("v2 apps: admin tokens and rules") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE apps ADD COLUMN admin_token_sha256 TEXT;
+          CREATE TABLE rules (app_id TEXT PRIMARY KEY, code TEXT NOT NULL, version INTEGER NOT NULL);
+          """)
+    }
     try migrator.migrate(queue)
   }
 
@@ -89,6 +101,8 @@ final class LocalStorage: Sendable {
     var attrs: [Attr]
     var triples: [Triple]
     var refreshTokens: [String: String]
+    /// The app's own permission rules (pushed or restored), `nil` when it has none.
+    var rules: JSON?
   }
 
   /// The highest tx-id ever assigned (0 before the first transaction).
@@ -98,30 +112,42 @@ final class LocalStorage: Sendable {
     }
   }
 
-  /// Loads an app, registering it on first use (any well-formed id is accepted).
-  func loadApp(_ appID: String, now: Double) throws(InstantLocalError) -> AppSnapshot {
+  /// Loads an app, registering it on first use when `creating` (any well-formed id is
+  /// accepted); `nil` when it does not exist and may not be created.
+  func loadApp(_ appID: String, creating: Bool = true, now: Double) throws(InstantLocalError) -> AppSnapshot? {
     try run("load app \(appID)") { db in
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO apps (id, title, created_at) VALUES (?, ?, ?)",
-        arguments: [appID, "instant-local \(appID)", now])
-      let title = try String.fetchOne(db, sql: "SELECT title FROM apps WHERE id = ?", arguments: [appID]) ?? appID
-      var attrs: [Attr] = []
-      for text in try String.fetchAll(db, sql: "SELECT json FROM attrs WHERE app_id = ? ORDER BY rowid", arguments: [appID]) {
-        attrs.append(try Attr(json: try JSON.parse(text)))
+      if creating {
+        try db.execute(
+          sql: "INSERT OR IGNORE INTO apps (id, title, created_at) VALUES (?, ?, ?)",
+          arguments: [appID, "instant-local \(appID)", now])
       }
-      var triples: [Triple] = []
-      let rows = try Row.fetchCursor(
-        db, sql: "SELECT entity, attr, value, created_at FROM triples WHERE app_id = ? ORDER BY rowid", arguments: [appID])
-      while let row = try rows.next() {
-        let value = try JSON.parse(row[2] as String)
-        triples.append(Triple(row[0], row[1], value, row[3] as Double?))
-      }
-      var tokens: [String: String] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT token, user_id FROM refresh_tokens WHERE app_id = ?", arguments: [appID]) {
-        tokens[row[0]] = row[1]
-      }
-      return AppSnapshot(title: title, attrs: attrs, triples: triples, refreshTokens: tokens)
+      return try Self.readApp(db, appID)
     }
+  }
+
+  /// Everything stored about one app, read in the caller's transaction.
+  static func readApp(_ db: Database, _ appID: String) throws -> AppSnapshot? {
+    guard let title = try String.fetchOne(db, sql: "SELECT title FROM apps WHERE id = ?", arguments: [appID]) else {
+      return nil
+    }
+    var attrs: [Attr] = []
+    for text in try String.fetchAll(db, sql: "SELECT json FROM attrs WHERE app_id = ? ORDER BY rowid", arguments: [appID]) {
+      attrs.append(try Attr(json: try JSON.parse(text)))
+    }
+    var triples: [Triple] = []
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT entity, attr, value, created_at FROM triples WHERE app_id = ? ORDER BY rowid", arguments: [appID])
+    while let row = try rows.next() {
+      let value = try JSON.parse(row[2] as String)
+      triples.append(Triple(row[0], row[1], value, row[3] as Double?))
+    }
+    var tokens: [String: String] = [:]
+    for row in try Row.fetchAll(db, sql: "SELECT token, user_id FROM refresh_tokens WHERE app_id = ?", arguments: [appID]) {
+      tokens[row[0]] = row[1]
+    }
+    let rules = try String.fetchOne(db, sql: "SELECT code FROM rules WHERE app_id = ?", arguments: [appID])
+      .map { try JSON.parse($0) }
+    return AppSnapshot(title: title, attrs: attrs, triples: triples, refreshTokens: tokens, rules: rules)
   }
 
   /// Durably records one transaction's changes and returns its tx-id. `extra` runs inside the
@@ -164,6 +190,18 @@ final class LocalStorage: Sendable {
       arguments: [token, appID, userID, now])
   }
 
+  /// Deletes every refresh token of a user (inside a `commit`'s `extra`).
+  static func deleteRefreshTokens(_ db: Database, userID: String) throws {
+    try db.execute(sql: "DELETE FROM refresh_tokens WHERE user_id = ?", arguments: [userID])
+  }
+
+  /// Deletes every refresh token of a user (sign-out everywhere).
+  func deleteRefreshTokens(userID: String, appID: String) throws(InstantLocalError) {
+    try run("delete the refresh tokens of a user") { db in
+      try db.execute(sql: "DELETE FROM refresh_tokens WHERE user_id = ? AND app_id = ?", arguments: [userID, appID])
+    }
+  }
+
   /// Deletes a refresh token (sign-out).
   func deleteRefreshToken(_ token: String, appID: String) throws(InstantLocalError) {
     try run("delete a refresh token") { db in
@@ -171,9 +209,11 @@ final class LocalStorage: Sendable {
     }
   }
 
-  private func run<T>(_ what: String, _ body: (Database) throws -> T) throws(InstantLocalError) -> T {
+  func run<T>(_ what: String, _ body: (Database) throws -> T) throws(InstantLocalError) -> T {
     do {
       return try queue.write { db in try body(db) }
+    } catch let error as InstantLocalError {
+      throw error
     } catch {
       throw .storage("cannot \(what): \(error)")
     }

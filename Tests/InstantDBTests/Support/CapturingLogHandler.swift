@@ -1,3 +1,4 @@
+import TestSupport
 import Logging
 
 /// A log handler that keeps every line (message and metadata) in memory, for tests that check

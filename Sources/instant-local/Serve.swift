@@ -3,12 +3,10 @@ import Foundation
 import InstantLocal
 import Logging
 
-/// `instant-local`: a local InstantDB-compatible server on loopback with SQLite storage.
-@main
-struct InstantLocalCommand: AsyncParsableCommand {
+/// `instant-local serve` (the default command): the server.
+struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "instant-local",
-    abstract: "A local InstantDB-compatible server (WebSocket protocol, auth, schema pull) backed by SQLite.")
+    abstract: "Serve InstantDB's protocol, auth and admin API over HTTP and WebSocket (the default command).")
 
   @Option(help: "The address to bind.")
   var host = "127.0.0.1"
@@ -17,7 +15,7 @@ struct InstantLocalCommand: AsyncParsableCommand {
   var port = 8888
 
   @Option(name: .customLong("data"), help: "The SQLite file that holds the data.")
-  var dataPath = ".instant/local.sqlite"
+  var dataPath = DataFile.defaultPath
 
   @Flag(help: "Keep the data in memory only (nothing is written to disk).")
   var memory = false
@@ -39,6 +37,18 @@ struct InstantLocalCommand: AsyncParsableCommand {
       valueName: "path"))
   var rules: String?
 
+  @Flag(help: "Serve only apps made with `instant-local apps create` (or restored); otherwise an app is made on first use of its id.")
+  var strictApps = false
+
+  @Option(parsing: .unconditional, help: "The largest $files upload, in bytes.")
+  var maxUploadBytes = 256 << 20
+
+  @Option(
+    help: ArgumentHelp(
+      "The address clients reach this server at, for $files URLs (behind a proxy); by default the one it listens on.",
+      valueName: "url"))
+  var publicURL: String?
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -46,6 +56,10 @@ struct InstantLocalCommand: AsyncParsableCommand {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
     guard maxMessageBytes > 0 else { throw ValidationError("--max-message-bytes must be positive, got \(maxMessageBytes)") }
     guard maxQueuedBytes > 0 else { throw ValidationError("--max-queued-bytes must be positive, got \(maxQueuedBytes)") }
+    guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive, got \(maxUploadBytes)") }
+    if let publicURL, URL(string: publicURL).map({ ["http", "https"].contains($0.scheme ?? "") && $0.host != nil }) != true {
+      throw ValidationError("--public-url must be an http(s) address such as https://instant.example.com, got \(publicURL)")
+    }
   }
 
   func run() async throws {
@@ -56,11 +70,12 @@ struct InstantLocalCommand: AsyncParsableCommand {
       return handler
     }
     let logger = Logger(label: "instant-local")
-    let server = try InstantLocalServer(
-      configuration: .init(
-        host: host, port: port, storage: memory ? .memory : .file(dataPath), maxMessageBytes: maxMessageBytes,
-        maxQueuedBytes: maxQueuedBytes, rulesFile: rules),
-      logger: logger)
+    var configuration = InstantLocalConfiguration(
+      host: host, port: port, storage: memory ? .memory : .file(dataPath), maxMessageBytes: maxMessageBytes,
+      maxQueuedBytes: maxQueuedBytes, rulesFile: rules, strictApps: strictApps)
+    configuration.maxUploadBytes = maxUploadBytes
+    configuration.publicURL = publicURL.flatMap { URL(string: $0) }
+    let server = try InstantLocalServer(configuration: configuration, logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath
     let rulesLine = rules.map { "  Rules:     \($0) (re-read when it changes)\n" } ?? ""

@@ -1,0 +1,81 @@
+import Foundation
+import InstantCore
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The storage routes over HTTP, as InstantDB's core client calls them (`StorageAPI.ts`): a
+/// raw-body `PUT /storage/upload` and `DELETE /storage/files`, with the signed-in user's refresh
+/// token (none for a guest: the server treats the request as a guest's, as `Bearer undefined`).
+struct StorageAPI: Sendable {
+  let apiURI: URL
+  let appID: String
+
+  /// `PUT /storage/upload`: `{id, location-id, size}`.
+  func upload(
+    path: String, data: Data, contentType: String?, contentDisposition: String?, refreshToken: String?
+  ) async throws(InstantClientError) -> JSON {
+    var request = URLRequest(url: apiURI.appendingPathComponent("storage/upload"))
+    request.httpMethod = "PUT"
+    request.setValue(appID, forHTTPHeaderField: "app-id")
+    request.setValue(appID, forHTTPHeaderField: "app_id")
+    request.setValue(path, forHTTPHeaderField: "path")
+    // Without a type the server stores `application/octet-stream`; sending it keeps URLSession
+    // from labelling the body a form.
+    request.setValue(contentType ?? "application/octet-stream", forHTTPHeaderField: "content-type")
+    if let contentDisposition { request.setValue(contentDisposition, forHTTPHeaderField: "content-disposition") }
+    if let refreshToken { request.setValue("Bearer \(refreshToken)", forHTTPHeaderField: "authorization") }
+    request.httpBody = data
+    return try await send(request, "storage/upload")
+  }
+
+  /// `DELETE /storage/files?app_id=&filename=`: `{id}`, the deleted file's id or null.
+  func delete(path: String, refreshToken: String?) async throws(InstantClientError) -> JSON {
+    var components = URLComponents(url: apiURI.appendingPathComponent("storage/files"), resolvingAgainstBaseURL: false)
+    components?.percentEncodedQuery = "app_id=\(Self.encoded(appID))&filename=\(Self.encoded(path))"
+    guard let url = components?.url else { throw InstantClientError(.fileRejected, "cannot make a URL for \(path)") }
+    var request = URLRequest(url: url)
+    request.httpMethod = "DELETE"
+    request.setValue("application/json", forHTTPHeaderField: "content-type")
+    if let refreshToken { request.setValue("Bearer \(refreshToken)", forHTTPHeaderField: "authorization") }
+    return try await send(request, "storage/files")
+  }
+
+  /// `encodeURIComponent`: everything but letters, digits and `-_.!~*'()` escaped.
+  static func encoded(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+    allowed.insert(charactersIn: "-_.!~*'()")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+  }
+
+  /// Sends a request and returns its answer's `data`; a non-200 answer throws the server's error
+  /// (``InstantClientError/Kind/fileRejected``), a failed request ``InstantClientError/Kind/offline``
+  /// (``InstantClientError/Kind/cancelled`` if the calling task was cancelled).
+  private func send(_ request: URLRequest, _ path: String) async throws(InstantClientError) -> JSON {
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await URLSession.shared.data(for: request)
+    } catch {
+      if error is CancellationError || (error as? URLError)?.code == .cancelled {
+        throw InstantClientError(.cancelled, "the request to \(apiURI.absoluteString)/\(path) was cancelled", underlying: error)
+      }
+      throw InstantClientError(
+        .offline, "could not reach \(apiURI.absoluteString)/\(path): \(error.localizedDescription)", underlying: error)
+    }
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard let answer = try? JSON.parse(bytes: data) else {
+      throw InstantClientError(.fileRejected, "the server's answer to \(path) (status \(status)) is not JSON")
+    }
+    guard status == 200 else {
+      throw InstantClientError(
+        .fileRejected, answer["message"]?.stringValue ?? "the server answered \(status)",
+        serverType: answer["type"]?.stringValue.map(ServerErrorType.init(rawValue:)), hint: answer["hint"])
+    }
+    guard let result = answer["data"], case .object = result else {
+      throw InstantClientError(.fileRejected, "the server's answer to \(path) has no data")
+    }
+    return result
+  }
+}

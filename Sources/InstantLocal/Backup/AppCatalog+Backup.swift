@@ -1,0 +1,120 @@
+public import Foundation
+import InstantBackup
+import InstantCore
+import OrderedCollections
+
+/// Backups in Instant's format (docs/backups.md): `instant-local backup` and `restore`, for a data
+/// file (whether or not a server runs on it) or a running server's own data (``InstantLocalServer/apps``).
+extension AppCatalog {
+  /// What a backup wrote.
+  public struct BackupReport: Sendable, Equatable {
+    public var appID: String
+    /// Entities per namespace.
+    public var counts: [String: Int]
+    public var tripleCount: Int
+    /// `$files` blobs written.
+    public var files: Int
+  }
+
+  /// Writes the app, as it is at one moment, to `archive` (a zip in the layout of InstantDB's
+  /// backups, which a self-hosted Instant restores). Writes go on meanwhile: the copy is read in
+  /// one transaction on a connection of its own.
+  ///
+  /// - Throws: ``InstantLocalError/invalidApp(_:)`` for an app that does not exist,
+  ///   ``InstantLocalError/backup(_:)`` when the archive cannot be written (a blob missing).
+  @discardableResult
+  public func backup(appID: String, to archive: URL) throws(InstantLocalError) -> BackupReport {
+    try backup(appID: appID, to: archive, whileReading: nil)
+  }
+
+  func backup(appID raw: String, to archive: URL, whileReading: (() -> Void)?) throws(InstantLocalError) -> BackupReport {
+    guard let appID = AppRegistry.normalizeAppID(raw) else { throw .invalidApp("\(raw) is not an app id (a UUID)") }
+    guard let snapshot = try storage.snapshot(appID, whileReading: whileReading) else {
+      throw .invalidApp("there is no app \(appID) in this data file; `instant-local apps list` shows the apps")
+    }
+    let blobs = blobDirectory(appID)
+    let writer = BackupWriter(
+      attrs: SystemCatalog.attrs + snapshot.attrs, triples: snapshot.triples, rules: snapshot.rules, title: snapshot.title,
+      appID: appID, backupAt: Date(),
+      blobURL: { locationID in
+        guard let blobs else { return nil }
+        let url = blobs.appendingPathComponent(locationID, isDirectory: false)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+      })
+    do {
+      let summary = try writer.write(to: archive)
+      return BackupReport(
+        appID: appID, counts: summary.counts, tripleCount: summary.tripleCount,
+        files: summary.entries.filter { $0.hasPrefix("files/") }.count)
+    } catch {
+      throw .backup(error.description)
+    }
+  }
+
+  /// What a restore made.
+  public struct RestoreReport: Sendable, Equatable {
+    /// The restored app, with a new admin token (a backup carries none).
+    public var app: CreatedApp
+    /// Entities per namespace.
+    public var counts: [String: Int]
+    /// Namespaces in the backup that instant-local does not keep (refresh tokens, magic codes,
+    /// OAuth clients, streams), with their entity counts: users sign in again.
+    public var skipped: [String: Int]
+    /// `$files` blobs restored.
+    public var files: Int
+  }
+
+  /// Makes a new app from a backup: its schema, data, `$users` (who sign in again), rules and
+  /// `$files` blobs. The whole archive is checked first; a problem is reported with the entry and
+  /// line it is at, and restores nothing.
+  ///
+  /// - Parameters:
+  ///   - archive: a backup downloaded from Instant, or written by ``backup(appID:to:)``.
+  ///   - appID: the new app's id: by default the backup's own (`config.json` `appId`) when this
+  ///     data file does not have it, else a new one.
+  ///   - title: the new app's title; by default the backup's.
+  public func restore(from archive: URL, appID: String? = nil, title: String? = nil) throws(InstantLocalError)
+    -> RestoreReport
+  {
+    let plan: RestorePlan
+    do {
+      plan = try BackupReader(systemAttrs: SystemCatalog.attrs).read(archive)
+    } catch {
+      throw .backup(error.description)
+    }
+    let id: String
+    if let appID {
+      guard let normalized = AppRegistry.normalizeAppID(appID) else { throw .invalidApp("\(appID) is not an app id (a UUID)") }
+      id = normalized
+    } else if let original = plan.config["appId"]?.stringValue.flatMap(AppRegistry.normalizeAppID),
+      try storage.app(original) == nil
+    {
+      id = original
+    } else {
+      id = UUID().uuidString.lowercased()
+    }
+    let name = title ?? plan.title ?? "Restored app"
+    let blobs = blobDirectory(id)
+    if !plan.blobs.isEmpty {
+      guard let blobs else { throw .backup("this server keeps no files on disk, so the backup's $files cannot be restored") }
+      do {
+        try plan.extractBlobs(into: blobs)
+      } catch {
+        try? FileManager.default.removeItem(at: blobs)
+        throw .backup(error.description)
+      }
+    }
+    let token = AdminToken.generate()
+    do {
+      try storage.restoreApp(
+        id, title: name, adminTokenSHA256: AdminToken.sha256(token), attrs: plan.userAttrs, triples: plan.triples,
+        rules: plan.rules, now: AppDatabase.nowMillis())
+    } catch {
+      if let blobs, !plan.blobs.isEmpty { try? FileManager.default.removeItem(at: blobs) }
+      throw error
+    }
+    return RestoreReport(
+      app: CreatedApp(id: id, title: name, adminToken: token), counts: plan.entityCounts, skipped: plan.skipped,
+      files: plan.blobs.count)
+  }
+}

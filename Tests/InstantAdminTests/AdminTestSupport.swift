@@ -1,0 +1,48 @@
+import Foundation
+import InstantAdmin
+import InstantCore
+import InstantLocal
+import InstantLocalTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A running instant-local with one app made by `apps create`, and an admin client for it.
+struct AdminWorld {
+  let server: InstantLocalServer
+  let app: AppCatalog.CreatedApp
+  let baseURL: URL
+
+  var admin: InstantAdmin { InstantAdmin(appID: app.id, adminToken: app.adminToken, apiURI: baseURL) }
+
+  static func run<T>(
+    configuration: InstantLocalConfiguration = .testing(), _ body: (AdminWorld) async throws -> T
+  ) async throws -> T {
+    try await withInstantLocal(configuration: configuration) { server in
+      let app = try server.apps.create(title: "Admin tests")
+      let baseURL = try #require(await server.baseURL)
+      return try await body(AdminWorld(server: server, app: app, baseURL: baseURL))
+    }
+  }
+
+  /// A raw HTTP request: the status and the body's text, for what the admin client does not send.
+  func http(
+    _ method: String, _ path: String, headers: [String: String] = [:], body: JSON? = nil
+  ) async throws -> (status: Int, body: JSON, text: String) {
+    var request = URLRequest(url: baseURL.appendingPathComponent(path))
+    request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    if let body {
+      request.httpBody = Data(body.serialized().utf8)
+      request.setValue("application/json", forHTTPHeaderField: "content-type")
+    }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let text = String(decoding: data, as: UTF8.self)
+    return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSON.parse(bytes: data)) ?? .null, text)
+  }
+}
+
+/// A fresh entity id.
+func newID() -> String { UUID().uuidString.lowercased() }

@@ -3,6 +3,9 @@ import DemoSupport
 import ExampleSchema
 import Foundation
 import InstantCore
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 import InstantLocal
 import SharingInstant
 
@@ -57,6 +60,7 @@ extension Story {
     try await offlineEdit(todosA: todosA, todosB: todosB, todo: report)
     try await refusedWrite(todosA: todosA, todosB: todosB, todo: milk)
     try await permissionRefusal(todosA: todosA, todo: report)
+    try await fileSharing()
     try await cleanUp(todosA: todosA)
   }
 
@@ -204,6 +208,43 @@ extension Story {
     }
   }
 
+  /// A uploads a file with `db.storage`; B's `$files` query shows it, with a URL that serves the
+  /// same bytes. Only on the embedded server: `$files` is closed until an app's rules open it, and
+  /// this process sets the embedded server's rules.
+  func fileSharing() async throws {
+    guard let embedded = server.embedded else { return }
+    try await step("A uploads a file → B sees it in $files, and its URL serves the same bytes") {
+      try await embedded.setRules(["$files": ["allow": ["create": "true", "view": "true", "delete": "true"]]])
+      let path = "demo/\(InstantID.make()).txt"
+      let bytes = Data("Hello from A 👋".utf8)
+      let seen = SeenFile()
+      let reader = Task { @MainActor in
+        for await result in b.subscribe(["$files": ["$": ["where": ["path": .string(path)]]]]) {
+          seen.url = result.data["$files"]?[0]?["url"]?.stringValue
+        }
+      }
+      let outcome: Result<(Duration, Data), any Error>
+      do {
+        let start = clock.now
+        _ = try await a.storage.uploadFile(path, bytes, contentType: "text/plain; charset=utf-8")
+        try await wait("B sees \(path)") { seen.url != nil }
+        let latency = clock.now - start
+        let url = try URL(string: seen.url ?? "").orThrow(FileMismatch(message: "B's url is not a URL"))
+        outcome = .success((latency, try await URLSession.shared.data(from: url).0))
+      } catch {
+        outcome = .failure(error)
+      }
+      reader.cancel()
+      _ = try? await a.storage.delete(path)
+      try await embedded.setRules(nil)
+      let (latency, downloaded) = try outcome.get()
+      guard downloaded == bytes else {
+        throw FileMismatch(message: "B downloaded \(downloaded.count) bytes, not the \(bytes.count) A uploaded")
+      }
+      return (latency, "\(path), \(bytes.count) bytes; B fetched “\(String(decoding: downloaded, as: UTF8.self))” from its signed URL")
+    }
+  }
+
   /// Deletes what the story created (what is left of it).
   func cleanUp(todosA: TodosModel) async throws {
     let mine = Set(created)
@@ -221,4 +262,24 @@ func titles(_ todos: IdentifiedArrayOf<Todo>, only: [Todo.ID]) -> String {
   let mine = Set(only)
   let shown = todos.filter { mine.contains($0.id) }.map { $0.done ? "✓ \($0.title)" : $0.title }
   return shown.isEmpty ? "(none)" : shown.joined(separator: " · ")
+}
+
+/// The `url` B's `$files` query shows, once it shows one.
+@MainActor
+final class SeenFile {
+  var url: String?
+}
+
+/// A file that did not come back as it went.
+struct FileMismatch: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
+}
+
+extension Optional {
+  /// The value, or `error` thrown.
+  func orThrow(_ error: some Error) throws -> Wrapped {
+    guard let self else { throw error }
+    return self
+  }
 }

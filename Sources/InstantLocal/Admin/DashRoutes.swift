@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import InstantCore
 
-/// The `/dash` routes `instant-cli` uses with an app's admin token (docs/admin.md): schema pull,
-/// and pulling and pushing permission rules.
+/// The `/dash` routes `instant-cli` uses with an app's admin token (docs/admin.md): schema pull
+/// and push, and pulling and pushing permission rules.
 extension HTTPRoutes {
   func registerDash(on router: Router<BasicRequestContext>) {
     router.get("/dash/apps/:appId/schema/pull") { request, context in
@@ -32,6 +32,32 @@ extension HTTPRoutes {
         guard let code = body["code"], code != .null else { throw .paramMissing("code") }
         let (_, version) = try await registry.setRules(code, of: appID)
         return ["rules": ["app_id": .string(appID), "code": code, "version": .number(Double(version))]]
+      }
+    }
+  }
+
+  /// The schema push of `instant-cli push schema`, and its indexing jobs.
+  func registerSchemaPush(on router: Router<BasicRequestContext>) {
+    router.post("/dash/apps/:appId/schema/steps/apply") { request, context in
+      await handle(request) { body throws(ServerError) in
+        let appID = try Self.pathAppID(context)
+        try await registry.authorizeDash(appID: appID, authorization: request.headers[.authorization])
+        guard let steps = body["steps"], steps != .null else { throw .paramMissing("steps") }
+        return try await (try load(appID)).applySchemaSteps(steps)
+      }
+    }
+    router.get("/dash/apps/:appId/indexing-jobs/group/:groupId") { request, context in
+      await handle(nil) { _ throws(ServerError) in
+        let appID = try Self.pathAppID(context)
+        try await registry.authorizeDash(appID: appID, authorization: request.headers[.authorization])
+        return await (try load(appID)).indexingJobs(group: context.parameters.get("groupId") ?? "")
+      }
+    }
+    router.get("/dash/apps/:appId/indexing-jobs/:jobId") { request, context in
+      await handle(nil) { _ throws(ServerError) in
+        let appID = try Self.pathAppID(context)
+        try await registry.authorizeDash(appID: appID, authorization: request.headers[.authorization])
+        return try await (try load(appID)).indexingJob(context.parameters.get("jobId") ?? "")
       }
     }
   }

@@ -35,6 +35,8 @@ actor AppDatabase {
   var refreshTokens: [String: String]
   /// Email → the last magic code sent and not yet used.
   var magicCodes: [String: String] = [:]
+  /// Schema pushes' indexing jobs by id (done at once here; kept for the CLI to read back).
+  var indexingJobs: OrderedDictionary<String, JSON> = [:]
   /// The app's permission rules; `nil` allows everything (as an app without rules on InstantDB).
   private(set) var rules: PermissionRules?
   /// The server's `$files` blobs (docs/files.md).

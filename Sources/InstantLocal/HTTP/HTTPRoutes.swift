@@ -69,6 +69,7 @@ struct HTTPRoutes: Sendable {
     }
     registerAdmin(on: router)
     registerDash(on: router)
+    registerSchemaPush(on: router)
     registerStorage(on: router)
   }
 

@@ -30,6 +30,7 @@ public struct FileStorage: Sendable {
   ///
   /// - Parameters:
   ///   - path: where the file goes, e.g. `"photos/\(userID)/cat.png"`; rules read it as `data.path`.
+  ///   - data: the file's bytes.
   ///   - contentType: served with the file; `application/octet-stream` when not given.
   ///   - contentDisposition: served with the file (`attachment; filename="cat.png"` to make
   ///     browsers download it); `inline` when not given.

@@ -37,6 +37,10 @@ struct AdminStorageTests {
       #expect(rows.map { $0["path"] } == ["reports/q1.pdf"])
       #expect(rows.first?["size"] == 6)
       #expect(rows.first?["content-type"] == "application/octet-stream")
+      // Its url (made at query time, as for the app's queries) serves the new bytes.
+      let url = try #require(rows.first?["url"]?.stringValue.flatMap(URL.init(string:)))
+      let (bytes, _) = try await URLSession.shared.data(from: url)
+      #expect(bytes == Data("pdf v2".utf8))
 
       // Under rules, a guest may upload where they allow it.
       try await admin.pushRules(["$files": ["allow": ["create": "data.path.startsWith('public/')", "delete": "false"]]])

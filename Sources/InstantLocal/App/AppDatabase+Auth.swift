@@ -169,8 +169,9 @@ extension AppDatabase {
     return steps
   }
 
+  /// The user with this (normalized) email: a lookup in `$users.email`'s unique index.
   func findUser(email: String) -> String? {
-    store.triples.first { $0.attr == SystemCatalog.usersEmail && $0.value == .string(email) }?.entity
+    store.entity(withUnique: SystemCatalog.usersEmail, value: .string(email))
   }
 
   func userType(_ id: String) -> String? {

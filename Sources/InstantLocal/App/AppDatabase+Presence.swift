@@ -25,6 +25,19 @@ extension AppDatabase {
     presencePass(roomID: roomID, old: old, new: new)
   }
 
+  /// `GET /admin/rooms/presence`: `{sessions: {session-id: {peer-id, instance-id, user, data}}}`,
+  /// each member's `user` the whole user object (or `null` for a signed-out member), as the
+  /// reference answers it.
+  func roomPresence(_ roomID: String) -> JSON {
+    var sessions: JSONObject = [:]
+    for (id, member) in rooms[roomID] ?? [:] {
+      var entry = member.objectValue ?? [:]
+      if let userID = member["user"]?["id"]?.stringValue { entry["user"] = userObject(userID, refreshToken: nil) ?? .null }
+      sessions[id] = .object(entry)
+    }
+    return ["sessions": .object(sessions)]
+  }
+
   /// Handles `leave-room` (idempotent).
   func leaveRoom(session id: String, roomID: String, clientEventID: JSON) {
     guard let sink = sessions[id]?.sink else { return }

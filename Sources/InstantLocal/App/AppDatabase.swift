@@ -246,4 +246,16 @@ actor AppDatabase {
     }
     return ["schema": ["refs": .object(refs), "blobs": .object(blobs)], "attrs": store.attrs.json, "app-title": .string(title)]
   }
+
+  /// `GET /admin/schema` (experimental on the reference): `{schema: {refs, blobs}}`, the refs
+  /// keyed `etype-label-target-reverse` rather than by an EDN vector.
+  func adminSchema() -> JSON {
+    var refs: JSONObject = [:]
+    for attr in store.attrs.attrs.values where attr.isRef {
+      guard let r = attr.reverseIdentity else { continue }
+      let f = attr.forwardIdentity
+      refs[[f.etype, f.label, r.etype, r.label].joined(separator: "-")] = .object(attr.json)
+    }
+    return ["schema": ["refs": .object(refs), "blobs": schemaPull()["schema"]?["blobs"] ?? [:]]]
+  }
 }

@@ -21,6 +21,12 @@ extension InstantLocalServer {
     files.url(appID: appID, locationID: locationID, now: now)
   }
 
+  /// A deprecated upload URL for `path` as `signed-upload-url` would have given it at `now` (an
+  /// old `now` makes an expired one), with no rule checked; `nil` before the server listens.
+  package nonisolated func uploadURL(appID: String, path: String, madeAt now: Date) -> String? {
+    files.uploadURL(appID: appID, path: path, now: now)
+  }
+
   /// Where blobs are kept: `<data file>.files`, or a temporary directory in memory.
   package nonisolated var filesDirectory: URL { files.root }
 }

@@ -34,7 +34,19 @@ final class LocalFiles: Sendable {
     /// which the sweep leaves alone.
     var inFlight: Set<String> = []
     var sweeper: Task<Void, Never>?
+    /// The deprecated flow's upload URLs not yet used: id → where it uploads, until when.
+    var uploadTickets: [String: UploadTicket] = [:]
   }
+
+  /// What a deprecated `signed-upload-url` allows: one upload to `path` of `appID` before `expires`.
+  struct UploadTicket: Sendable {
+    let appID: String
+    let path: String
+    let expires: Date
+  }
+
+  /// How long a deprecated upload URL may be used: the reference's 5 minutes.
+  static let uploadTicketLifetime: TimeInterval = 5 * 60
 
   init(
     storage: LocalStorage, dataFile: String?, maxUploadBytes: Int, gracePeriod: Duration, publicURL: URL?,
@@ -115,6 +127,27 @@ final class LocalFiles: Sendable {
   func url(appID: String, locationID: String, now: Date = Date()) -> String? {
     guard let base = state.withLockedValue({ $0.baseURL }) else { return nil }
     return signer.url(base: base, appID: appID, locationID: locationID, now: now)
+  }
+
+  // MARK: Upload URLs (the deprecated flow)
+
+  /// A deprecated upload URL (`PUT <base>/storage/<id>/consume-upload-url`) for one upload to
+  /// `path`, usable once within ``uploadTicketLifetime``; `nil` before the server listens. Kept
+  /// in memory: a restart forgets them, as a client that waited 5 minutes would have to ask again.
+  func uploadURL(appID: String, path: String, now: Date = Date()) -> String? {
+    let id = UUID().uuidString.lowercased()
+    let base = state.withLockedValue { state -> URL? in
+      state.uploadTickets = state.uploadTickets.filter { $0.value.expires > now }
+      state.uploadTickets[id] = UploadTicket(appID: appID, path: path, expires: now.addingTimeInterval(Self.uploadTicketLifetime))
+      return state.baseURL
+    }
+    return base.map { $0.appendingPathComponent("storage/\(id)/consume-upload-url").absoluteString }
+  }
+
+  /// Uses up the upload URL `id`: its ticket if it was given and has not expired. Either way it
+  /// cannot be used again (the reference deletes the row before it looks at the time).
+  func consumeUploadTicket(_ id: String, now: Date = Date()) -> UploadTicket? {
+    state.withLockedValue { $0.uploadTickets.removeValue(forKey: id) }.flatMap { $0.expires > now ? $0 : nil }
   }
 
   // MARK: Uploads

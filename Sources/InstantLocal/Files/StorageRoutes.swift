@@ -84,7 +84,7 @@ extension HTTPRoutes {
   /// An upload: who uploads where (read from the request by `who`), the `create` rule, then the
   /// body streamed to disk and the `$files` row written. Every refusal comes before anything is
   /// stored and leaves the previous file at that path as it was.
-  private func upload(
+  func upload(
     _ request: Request, _ context: BasicRequestContext,
     who: () async throws(ServerError) -> (app: AppDatabase, asker: Asker, path: String)
   ) async -> Response {
@@ -183,7 +183,7 @@ extension HTTPRoutes {
   // MARK: Parameters
 
   /// The app and path of a client's delete or download-URL request (query parameters).
-  private func runtimeFile(_ request: Request) async throws(ServerError) -> (AppDatabase, String) {
+  func runtimeFile(_ request: Request) async throws(ServerError) -> (AppDatabase, String) {
     let query = request.uri.queryParameters
     let appID = try Self.storageAppID(query.get("app_id") ?? query.get("app-id"), in: "params")
     let path = try Self.filePath(query.get("filename") ?? query.get("path"), in: "params", name: "filename", alternative: "path")

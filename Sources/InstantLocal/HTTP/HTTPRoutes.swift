@@ -68,9 +68,11 @@ struct HTTPRoutes: Sendable {
       }
     }
     registerAdmin(on: router)
+    registerAdminInfo(on: router)
     registerDash(on: router)
     registerSchemaPush(on: router)
     registerStorage(on: router)
+    registerLegacyStorage(on: router)
   }
 
   /// Runs `body` on the request's JSON object and turns the outcome into a response.

@@ -91,6 +91,21 @@ public struct AttrStore: Sendable {
     JSValue(linkIndex?[etype]?[label]?["isSingular"]).isTruthy
   }
 
+  /// The link index the reference server infers from the attrs themselves (the admin API's
+  /// `inference?`): a link is singular forward when its attr's cardinality is `one`, and in
+  /// reverse when its attr is unique (a has-one on that side).
+  public var inferredLinkIndex: JSON {
+    var index: [String: JSONObject] = [:]
+    for attr in attrs.values where attr.isRef {
+      let forward = attr.forwardIdentity
+      index[forward.etype, default: [:]][forward.label] = ["isSingular": .bool(attr.isCardinalityOne)]
+      if let reverse = attr.reverseIdentity {
+        index[reverse.etype, default: [:]][reverse.label] = ["isSingular": .bool(attr.isUnique)]
+      }
+    }
+    return .object(JSONObject(uniqueKeysWithValues: index.map { ($0.key, JSON.object($0.value)) }))
+  }
+
   /// All attrs as the wire array.
   public var json: JSON { .array(attrs.values.map { .object($0.json) }) }
 }

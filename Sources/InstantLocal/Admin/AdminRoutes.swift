@@ -16,7 +16,7 @@ extension HTTPRoutes {
           throw ServerError(.paramMissing, message: "Missing parameter: [\"body\" \"query\"]", hint: ["in": ["body", "query"]])
         }
         let call = try await dataCall(request)
-        return try await call.app.adminQuery(query, as: call.actor)
+        return try await call.app.adminQuery(query, as: call.actor, inference: body["inference?"]?.boolValue ?? false)
       }
     }
     router.post("/admin/transact") { request, _ in

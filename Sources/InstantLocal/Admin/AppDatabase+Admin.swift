@@ -9,28 +9,12 @@ extension AppDatabase {
   // MARK: Data
 
   /// `POST /admin/query`: the result as the admin SDK returns it, `{namespace: [entity, …]}` with
-  /// links nested. The server's query finds the triples (leaving out what the rules hide from a
-  /// user or guest), and the client's engine builds the tree from them, as a client would.
-  func adminQuery(_ q: JSON, as asker: Asker) throws(ServerError) -> JSON {
+  /// links nested (``tree(of:_:inference:)``). The server's query finds the triples (leaving out
+  /// what the rules hide from a user or guest), and the client's engine builds the tree from them,
+  /// as a client would.
+  func adminQuery(_ q: JSON, as asker: Asker, inference: Bool = false) throws(ServerError) -> JSON {
     guard case .object = q else { throw .paramMalformed("query", input: q) }
-    var result: ServerQueryResult
-    do {
-      result = try store.serverQuery(q)
-    } catch {
-      throw .validation("query", input: q, [error.message])
-    }
-    if !asker.isAdmin, let rules {
-      let params = q["$$ruleParams"]?.objectValue ?? [:]
-      result.triples = try rules.visibleTriples(
-        result.triples, in: store, context: ruleContext(asker, now: Self.nowMillis()), ruleParams: params)
-    }
-    presentFiles(&result, q: q, asker: asker)
-    let visible = TripleStore(attrs: store.attrs, triples: result.triples)
-    do {
-      return try visible.query(q).data
-    } catch {
-      throw .validation("query", input: q, [error.message])
-    }
+    return try tree(of: try visibleResult(q, for: asker), q, inference: inference)
   }
 
   /// `POST /admin/transact`: the admin SDK's operations (`[action, etype, id, args, opts?]`, and

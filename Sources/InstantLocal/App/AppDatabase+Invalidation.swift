@@ -6,28 +6,51 @@ import OrderedCollections
 /// The invalidation pass (docs/protocol.md, "Invalidation"): after a commit, every subscribed query the change
 /// can affect is re-run and each session hears about the results that changed.
 extension AppDatabase {
-  /// Evaluates a subscribed query: its serialized `add-query-ok.result`, or the
-  /// `validation-failed` error the reference sends for a query it cannot run.
+  /// Evaluates a subscribed query: its serialized `add-query-ok.result` in the session's
+  /// ``ResultShape``, or the `validation-failed` error the reference sends for a query it cannot run.
   ///
   /// With rules, the result holds only what `userID` (`nil`: a guest) may view.
-  func evaluate(_ q: JSON, for asker: Asker) -> Result<String, ServerError> {
+  func evaluate(_ q: JSON, for asker: Asker, shape: ResultShape = .joinRows) -> Result<String, ServerError> {
+    do throws(ServerError) {
+      let result = try visibleResult(q, for: asker)
+      switch shape {
+      case .joinRows: return .success(result.instaqlResult.serialized())
+      case let .tree(inference): return .success(try tree(of: result, q, inference: inference).serialized())
+      }
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The server's result of `q`: what the rules let `asker` see of it, `$files` with their `url`.
+  func visibleResult(_ q: JSON, for asker: Asker) throws(ServerError) -> ServerQueryResult {
     var result: ServerQueryResult
     do {
       result = try store.serverQuery(q)
     } catch {
-      return .failure(.validation("query", input: q, [error.message]))
+      throw .validation("query", input: q, [error.message])
     }
     if let rules, !asker.isAdmin {
       let params = q["$$ruleParams"]?.objectValue ?? [:]
-      do {
-        result.triples = try rules.visibleTriples(
-          result.triples, in: store, context: ruleContext(asker, now: Self.nowMillis()), ruleParams: params)
-      } catch {
-        return .failure(error)
-      }
+      result.triples = try rules.visibleTriples(
+        result.triples, in: store, context: ruleContext(asker, now: Self.nowMillis()), ruleParams: params)
     }
     presentFiles(&result, q: q, asker: asker)
-    return .success(result.instaqlResult.serialized())
+    return result
+  }
+
+  /// A server result as the admin SDK reads it, `{namespace: [entity, …]}` with links nested, built
+  /// by the client's engine from the result's triples; with `inference` (the reference's
+  /// `inference?`), a has-one link is one entity (or `null`) rather than an array.
+  func tree(of result: ServerQueryResult, _ q: JSON, inference: Bool) throws(ServerError) -> JSON {
+    var attrs = store.attrs
+    if inference { attrs.linkIndex = attrs.inferredLinkIndex }
+    let visible = TripleStore(attrs: attrs, triples: result.triples, cardinalityInference: inference)
+    do {
+      return try visible.query(q).data
+    } catch {
+      throw .validation("query", input: q, [error.message])
+    }
   }
 
   /// Re-runs every subscribed query that the change can affect (each distinct query once; all of
@@ -59,7 +82,8 @@ extension AppDatabase {
       // With rules, a result depends on who asks; a view rule that follows links can change
       // with any namespace.
       // Without rules only `$files` differs, between the admin and everyone else.
-      let userKey = rules == nil ? (record.asker.isAdmin ? "\u{0}admin" : "") : "\u{0}" + record.asker.key
+      let userKey =
+        (rules == nil ? (record.asker.isAdmin ? "\u{0}admin" : "") : "\u{0}" + record.asker.key) + record.resultShape.key
       let everything = rules?.viewReadsLinks == true
       for (key, subscription) in record.queries {
         if let changed, !everything, !footprint(key, subscription.q).mayChange(changed) { continue }
@@ -89,7 +113,7 @@ extension AppDatabase {
 
   /// ``evaluate(_:for:peer:)`` for the invalidation pass, logging a query that no longer runs.
   private func rerun(_ q: JSON, for record: SessionRecord) -> Result<String, ServerError> {
-    let outcome = evaluate(q, for: record.asker)
+    let outcome = evaluate(q, for: record.asker, shape: record.resultShape)
     if case let .failure(error) = outcome {
       logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
     }

@@ -122,7 +122,7 @@ actor AppDatabase {
     guard case .object = q else {
       throw .validation("query", input: q, ["Query must be an object of namespaces."])
     }
-    let resultText = try evaluate(q, for: record.asker).get()
+    let resultText = try evaluate(q, for: record.asker, shape: record.resultShape).get()
     record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
     sessions[id] = record
     record.sink.send(

@@ -25,6 +25,9 @@ struct SessionRecord: Sendable {
   var attrsVersionSent: Int
   /// Rooms this session is a member of.
   var rooms: Set<String> = []
+  /// How its results are written: join rows for the clients' sockets, trees for the admin SDK's
+  /// `subscribeQuery`.
+  var resultShape: ResultShape = .joinRows
 
   /// The signed-in user's id, or nil.
   var userID: String? { asker.userID }
@@ -59,4 +62,21 @@ struct Asker: Sendable, Hashable {
 struct SessionPeer: Sendable, Hashable {
   var ip = ""
   var origin = ""
+}
+
+/// How a session's query results are written: the reference's `return-type`.
+enum ResultShape: Sendable, Hashable {
+  /// `join-rows`, what the clients' sockets get: the triples, for the client's own engine.
+  case joinRows
+  /// `tree`, what the admin SDK's `subscribeQuery` gets: the result as `/admin/query` answers
+  /// it, with has-one links as one entity under `inference`.
+  case tree(inference: Bool)
+
+  /// Told apart in the invalidation pass's cache of results.
+  var key: String {
+    switch self {
+    case .joinRows: ""
+    case let .tree(inference): inference ? "\u{0}tree+" : "\u{0}tree"
+    }
+  }
 }

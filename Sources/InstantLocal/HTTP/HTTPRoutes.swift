@@ -14,6 +14,13 @@ struct HTTPRoutes: Sendable {
   /// message has (an admin transaction carries what a client's would).
   let maxBodyBytes: Int
 
+  /// A `subscribe-query` stream's bound on unsent messages (``InstantLocalConfiguration/maxQueuedBytes``).
+  var maxQueuedBytes = 64 << 20
+
+  /// How often an idle `subscribe-query` stream sends a comment, so a reader that went away is
+  /// noticed (``InstantLocalConfiguration/pingInterval``).
+  var streamHeartbeat: Duration = .seconds(15)
+
   func register(on router: Router<BasicRequestContext>) {
     router.add(middleware: ConnectionCloseMiddleware())
     router.add(
@@ -69,6 +76,7 @@ struct HTTPRoutes: Sendable {
     }
     registerAdmin(on: router)
     registerAdminInfo(on: router)
+    registerSubscribeQuery(on: router)
     registerDash(on: router)
     registerSchemaPush(on: router)
     registerStorage(on: router)
@@ -80,30 +88,38 @@ struct HTTPRoutes: Sendable {
     _ request: Request?, _ body: (JSON) async throws(ServerError) -> JSON
   ) async -> Response {
     do throws(ServerError) {
-      var input: JSON = [:]
-      if let request {
-        let buffer: ByteBuffer
-        do {
-          buffer = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
-          throw ServerError(
-            .paramMalformed,
-            message: "The request body is larger than \(maxBodyBytes) bytes; start instant-local with a larger --max-message-bytes.")
-        }
-        do {
-          input = try JSON.parse(bytes: buffer.readableBytesView)
-        } catch {
-          throw ServerError(.paramMalformed, message: "Malformed JSON body: \(error.description)")
-        }
-        guard case .object = input else {
-          throw ServerError(.paramMalformed, message: "The request body must be a JSON object.")
-        }
-      }
-      return Self.json(try await body(input))
+      return Self.json(try await body(request == nil ? [:] : try await jsonBody(request!)))
     } catch {
-      if error.isFault { logger.error("\(error)") }
-      return Self.json(error.httpBody, status: .init(code: error.status))
+      return failure(error)
     }
+  }
+
+  /// The request's body, a JSON object of at most ``maxBodyBytes``.
+  func jsonBody(_ request: Request) async throws(ServerError) -> JSON {
+    let buffer: ByteBuffer
+    do {
+      buffer = try await request.body.collect(upTo: maxBodyBytes)
+    } catch {
+      throw ServerError(
+        .paramMalformed,
+        message: "The request body is larger than \(maxBodyBytes) bytes; start instant-local with a larger --max-message-bytes.")
+    }
+    let input: JSON
+    do {
+      input = try JSON.parse(bytes: buffer.readableBytesView)
+    } catch {
+      throw ServerError(.paramMalformed, message: "Malformed JSON body: \(error.description)")
+    }
+    guard case .object = input else {
+      throw ServerError(.paramMalformed, message: "The request body must be a JSON object.")
+    }
+    return input
+  }
+
+  /// An error's response (a server fault is logged).
+  func failure(_ error: ServerError) -> Response {
+    if error.isFault { logger.error("\(error)") }
+    return Self.json(error.httpBody, status: .init(code: error.status))
   }
 
   func app(_ body: JSON, key: String) async throws(ServerError) -> AppDatabase {

@@ -203,7 +203,10 @@ public actor InstantLocalServer {
 
   private func makeApplication(_ onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
     let router = Router()
-    HTTPRoutes(registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes).register(on: router)
+    var routes = HTTPRoutes(registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes)
+    routes.maxQueuedBytes = configuration.maxQueuedBytes
+    routes.streamHeartbeat = configuration.pingInterval
+    routes.register(on: router)
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,

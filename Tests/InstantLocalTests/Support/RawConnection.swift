@@ -1,4 +1,5 @@
 import Foundation
+import InstantCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -113,5 +114,22 @@ extension RawConnection {
   static func webSocketUpgrade(appID: String, port: Int) -> String {
     "GET /runtime/session?app_id=\(appID) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
       + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+  }
+}
+
+extension RawConnection.Session {
+  /// The next server-sent event's `data` (the stream's messages, as JSON), skipping comments
+  /// and the chunked encoding's size lines; nil once the connection ends.
+  mutating func nextEvent() async -> JSON? {
+    while true {
+      let text = String(buffer: buffer)
+      if let start = text.range(of: "data: "), let end = text.range(of: "\n\n", range: start.upperBound..<text.endIndex) {
+        let data = String(text[start.upperBound..<end.lowerBound])
+        buffer.moveReaderIndex(forwardBy: text.utf8.distance(from: text.startIndex, to: end.upperBound))
+        return try? JSON.parse(data)
+      }
+      guard var chunk = try? await iterator.next() else { return nil }
+      buffer.writeBuffer(&chunk)
+    }
   }
 }

@@ -12,6 +12,14 @@ extension AppDatabase {
   /// links nested. The server's query finds the triples (leaving out what the rules hide from a
   /// user or guest), and the client's engine builds the tree from them, as a client would.
   func adminQuery(_ q: JSON, as asker: Asker) throws(ServerError) -> JSON {
+    try adminQuery(q, as: asker, rules: rules, recording: false).result
+  }
+
+  /// ``adminQuery(_:as:)`` under `rules`, with every rule check it made when `recording`
+  /// (`query_perms_check`).
+  func adminQuery(_ q: JSON, as asker: Asker, rules: PermissionRules?, recording: Bool) throws(ServerError)
+    -> (result: JSON, checks: [PermissionCheck])
+  {
     guard case .object = q else { throw .paramMalformed("query", input: q) }
     var result: ServerQueryResult
     do {
@@ -19,24 +27,38 @@ extension AppDatabase {
     } catch {
       throw .validation("query", input: q, [error.message])
     }
+    var checks: [PermissionCheck] = []
     if !asker.isAdmin, let rules {
       let params = q["$$ruleParams"]?.objectValue ?? [:]
-      result.triples = try rules.visibleTriples(
-        result.triples, in: store, context: ruleContext(asker, now: Self.nowMillis()), ruleParams: params)
+      let context = ruleContext(asker, now: Self.nowMillis())
+      if recording {
+        (result.triples, checks) = try rules.visibleTriplesChecked(result.triples, in: store, context: context, ruleParams: params)
+      } else {
+        result.triples = try rules.visibleTriples(result.triples, in: store, context: context, ruleParams: params)
+      }
     }
     presentFiles(&result, q: q, asker: asker)
     let visible = TripleStore(attrs: store.attrs, triples: result.triples)
     do {
-      return try visible.query(q).data
+      return (try visible.query(q).data, checks)
     } catch {
       throw .validation("query", input: q, [error.message])
     }
   }
 
-  /// `POST /admin/transact`: the admin SDK's operations (`[action, etype, id, args, opts?]`, and
-  /// `add-attr`/`delete-attr` steps) expanded by the client's InstaML, creating missing attributes
-  /// unless `throwOnMissingAttrs`; then committed as the admin (no rules) or under the rules.
+  /// `POST /admin/transact`: the admin SDK's operations committed as the admin (no rules) or
+  /// under the rules.
   func adminTransact(_ steps: JSON, throwOnMissingAttrs: Bool, as asker: Asker) throws(ServerError) -> Int {
+    let txSteps = try adminTxSteps(steps, throwOnMissingAttrs: throwOnMissingAttrs)
+    let (txID, changed) = try commit(txSteps, systemWrite: false, by: asker)
+    invalidate(changed: changed)
+    return txID
+  }
+
+  /// The tx-steps of the admin SDK's operations (`[action, etype, id, args, opts?]`, and
+  /// `add-attr`/`delete-attr` steps), expanded by the client's InstaML, creating missing
+  /// attributes unless `throwOnMissingAttrs`.
+  func adminTxSteps(_ steps: JSON, throwOnMissingAttrs: Bool) throws(ServerError) -> JSON {
     guard case let .array(items) = steps else { throw .paramMalformed("steps", input: steps) }
     var attrSteps: [JSON] = []
     var ops: [InstaMLOp] = []
@@ -76,9 +98,7 @@ extension AppDatabase {
           "errors": [["message": "Attributes are missing in your schema", "hint": ["attributes": .array(missing.map(JSON.string))]]],
         ])
     }
-    let (txID, changed) = try commit(.array(attrSteps + expanded), systemWrite: false, by: asker)
-    invalidate(changed: changed)
-    return txID
+    return .array(attrSteps + expanded)
   }
 
   /// `etype.label` of an `add-attr` step.

@@ -76,12 +76,14 @@ public struct InstantAdmin: Sendable, CustomStringConvertible {
   ///
   /// - Parameter ruleParams: what rules read as `ruleParams` (sent as the query's `$$ruleParams`).
   public func query(_ query: JSON, ruleParams: JSONObject? = nil) async throws(InstantAdminError) -> JSON {
-    var q = query
-    if let ruleParams, case var .object(o) = q {
-      o["$$ruleParams"] = .object(ruleParams)
-      q = .object(o)
-    }
-    return try await send("POST", "admin/query", body: ["query": q, "inference?": false])
+    try await send("POST", "admin/query", body: ["query": Self.withRuleParams(query, ruleParams), "inference?": false])
+  }
+
+  /// The query with `ruleParams` as its `$$ruleParams`.
+  static func withRuleParams(_ query: JSON, _ ruleParams: JSONObject?) -> JSON {
+    guard let ruleParams, case var .object(o) = query else { return query }
+    o["$$ruleParams"] = .object(ruleParams)
+    return .object(o)
   }
 
   /// Applies operations in one transaction (attributes that do not exist yet are created) and

@@ -11,7 +11,7 @@ import OrderedCollections
 package struct CompiledRule: Sendable {
   package let rule: RulesDocument.Rule
   let program: CELProgram
-  let binds: [(name: String, program: CELProgram)]
+  let binds: [(name: String, source: String, program: CELProgram)]
   /// Whether the rule or a bind it uses follows links (`ref`): its answer can change when
   /// another namespace does. Read from the text, so a `ref(` in a string counts too.
   let readsLinks: Bool
@@ -69,8 +69,14 @@ package struct CompiledRule: Sendable {
     }
     for used in program.referencedVariables.sorted() { try visit(used) }
     self.program = program
-    self.binds = order.map { ($0, compiled[$0]!) }
+    self.binds = order.map { ($0, sources[$0]!, compiled[$0]!) }
     self.readsLinks = rule.source.contains("ref(") || order.contains { sources[$0]!.contains("ref(") }
+  }
+
+  /// The rule as it is evaluated, as the reference reports it (`code`): its text wrapped in
+  /// `cel.bind(name, expr, …)` for each bind it uses, the first evaluated outermost.
+  package var code: String {
+    binds.reversed().reduce(rule.source) { body, bind in "cel.bind(\(bind.name), \(bind.source), \(body))" }
   }
 
   static func compile(_ source: String, names: Set<String>, path: [String]) throws(Problem) -> CELProgram {
@@ -85,7 +91,7 @@ package struct CompiledRule: Sendable {
   /// the reference reads a result) allows.
   func allows(_ variables: [String: CELValue]) throws(CELEvaluationError) -> Bool {
     var activation = CELVariables(variables)
-    for (name, program) in binds {
+    for (name, _, program) in binds {
       activation.values[name] = try program.evaluate(activation)
     }
     switch try program.evaluate(activation) {

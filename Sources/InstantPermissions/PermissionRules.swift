@@ -75,6 +75,16 @@ package struct PermissionRules: Sendable {
     if !problems.isEmpty { throw RulesError(input: json, problems: problems) }
   }
 
+  /// Rules sent by a client (a push, a debug request's `rules-override`), refused with the
+  /// reference's `validation-failed` for `rule` when they cannot be used.
+  package init(validating json: JSON) throws(ServerError) {
+    do {
+      try self.init(json)
+    } catch {
+      throw error.serverError
+    }
+  }
+
   private mutating func compile(_ rule: RulesDocument.Rule, _ variables: CompiledRule.Variables) -> Result<CompiledRule, CompiledRule.Problem> {
     let result = program(rule, variables)
     if variables == .view, case let .success(program) = result, program.readsLinks { viewReadsLinks = true }

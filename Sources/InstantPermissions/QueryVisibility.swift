@@ -15,10 +15,17 @@ extension PermissionRules {
     _ triples: [Triple], in store: TripleStore, context: RuleContext, ruleParams: JSONObject
   ) throws(ServerError) -> [Triple] {
     var visibility = QueryVisibility(rules: self, store: store, context: context, ruleParams: ruleParams)
-    var out: [Triple] = []
-    out.reserveCapacity(triples.count)
-    for triple in triples where try visibility.shows(triple) { out.append(triple) }
-    return out
+    return try visibility.visible(triples)
+  }
+
+  /// ``visibleTriples(_:in:context:ruleParams:)`` with every view and field check it made, each
+  /// with its rule and answer, for `query_perms_check`. A rule that cannot be evaluated fails
+  /// the query, with the cause, as the reference shows it to admins.
+  package func visibleTriplesChecked(
+    _ triples: [Triple], in store: TripleStore, context: RuleContext, ruleParams: JSONObject
+  ) throws(ServerError) -> (triples: [Triple], checks: [PermissionCheck]) {
+    var visibility = QueryVisibility(rules: self, store: store, context: context, ruleParams: ruleParams, recording: true)
+    return (try visibility.visible(triples), visibility.recorded ?? [])
   }
 }
 
@@ -31,6 +38,8 @@ struct QueryVisibility {
   private var namespaces: [String: Namespace] = [:]
   private var views: [EntityKey: Bool] = [:]
   private var fields: [FieldKey: Bool] = [:]
+  /// Every check made, when recording; `nil` otherwise.
+  private(set) var recorded: [PermissionCheck]?
 
   /// A namespace's view rule and the labels that have field rules.
   private struct Namespace {
@@ -49,13 +58,21 @@ struct QueryVisibility {
     var label: String
   }
 
-  init(rules: PermissionRules, store: TripleStore, context: RuleContext, ruleParams: JSONObject) {
+  init(rules: PermissionRules, store: TripleStore, context: RuleContext, ruleParams: JSONObject, recording: Bool = false) {
     self.rules = rules
+    self.recorded = recording ? [] : nil
     self.store = store
     self.base = [
       "auth": context.auth(store), "request": context.request(modifiedFields: []),
       "ruleParams": RuleValues.record(ruleParams),
     ]
+  }
+
+  mutating func visible(_ triples: [Triple]) throws(ServerError) -> [Triple] {
+    var out: [Triple] = []
+    out.reserveCapacity(triples.count)
+    for triple in triples where try shows(triple) { out.append(triple) }
+    return out
   }
 
   mutating func shows(_ triple: Triple) throws(ServerError) -> Bool {
@@ -82,7 +99,7 @@ struct QueryVisibility {
   private mutating func view(_ id: String, _ etype: String) throws(ServerError) -> Bool {
     let key = EntityKey(id: id, etype: etype)
     if let known = views[key] { return known }
-    let result = try evaluate(namespace(etype).view, id, etype, action: "view")
+    let result = try evaluate(namespace(etype).view, id, etype, label: nil)
     views[key] = result
     return result
   }
@@ -90,25 +107,41 @@ struct QueryVisibility {
   private mutating func field(_ id: String, _ etype: String, _ label: String) throws(ServerError) -> Bool {
     let key = FieldKey(id: id, etype: etype, label: label)
     if let known = fields[key] { return known }
-    let result = try evaluate(rules.document.fieldRule(etype, label: label), id, etype, action: "fields.\(label)")
+    let result = try evaluate(rules.document.fieldRule(etype, label: label), id, etype, label: label)
     fields[key] = result
     return result
   }
 
-  private func evaluate(_ rule: RulesDocument.Rule?, _ id: String, _ etype: String, action: String) throws(ServerError) -> Bool {
-    guard let rule else { return true }
+  /// A view rule (`label` nil) or a field rule's answer for one entity, recorded when recording.
+  private mutating func evaluate(_ rule: RulesDocument.Rule?, _ id: String, _ etype: String, label: String?) throws(ServerError) -> Bool {
+    guard let rule else {
+      if recorded != nil {
+        let data = attributes(id, etype)
+        recorded?.append(
+          PermissionCheck(etype: etype, id: id, action: "view", label: label, scope: "object", passed: true, bindings: ["data": .object(data)]))
+      }
+      return true
+    }
     switch rules.program(rule, .view) {
     case let .failure(problem):
       throw PermissionDenial.invalidRule(problem)
     case let .success(program):
       var variables = base
-      let data = store.attributes(of: id, etype: etype) ?? ["id": .string(id)]
+      let data = attributes(id, etype)
       variables["data"] = .object(EntityValue(id: id, etype: etype, fields: data, reader: store))
+      let allowed: Bool
       do {
-        return try program.allows(variables)
+        allowed = try program.allows(variables)
       } catch {
-        throw PermissionDenial.evaluationFailed(etype, action, error, showCause: false)
+        throw PermissionDenial.evaluationFailed(etype, label.map { "fields.\($0)" } ?? "view", error, showCause: recorded != nil)
       }
+      recorded?.append(
+        PermissionCheck(
+          etype: etype, id: id, action: "view", label: label, scope: "object", rule: rule, code: program.code, passed: allowed,
+          bindings: ["data": .object(data)]))
+      return allowed
     }
   }
+
+  private func attributes(_ id: String, _ etype: String) -> JSONObject { store.attributes(of: id, etype: etype) ?? ["id": .string(id)] }
 }

@@ -18,6 +18,27 @@ enum RuleValues {
     }
   }
 
+  /// A value a rule read, as JSON, for reporting it (``PermissionCheck/bindings``): entities and
+  /// records as their fields; timestamps, durations and bytes as their description.
+  static func json(_ value: CELValue) -> JSON {
+    switch value {
+    case .null: return .null
+    case let .bool(b): return .bool(b)
+    case let .int(i): return .number(Double(i))
+    case let .uint(u): return .number(Double(u))
+    case let .double(d): return .number(d)
+    case let .string(s): return .string(s)
+    case let .list(items): return .array(items.map(json))
+    case let .map(map):
+      var object: JSONObject = [:]
+      for (key, item) in map.entries { object[key.value.stringValue ?? "\(key.value)"] = json(item) }
+      return .object(object)
+    case let .object(object as EntityValue): return .object(object.fields)
+    case let .object(object as Record): return .object(object.fields)
+    default: return .string("\(value)")
+    }
+  }
+
   /// An object whose every field is present: a missing one reads `null` and `has()` is true, as
   /// with the reference's `auth`, `data`, `newData` and `ruleParams` (`auth.isAdmin` on a user
   /// without it is `null`, which denies).

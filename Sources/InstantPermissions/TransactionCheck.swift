@@ -14,6 +14,17 @@ extension PermissionRules {
     var run = TransactionCheck(rules: self, store: store, changes: changes, context: context)
     return run.run()
   }
+
+  /// Every check of a transaction applied to `store`, each with its rule and answer, for
+  /// `transact_perms_check`: a refusal does not stop the checks that follow. Throws only when a
+  /// rule cannot be evaluated (with the cause, as the reference shows it to admins).
+  package func checkEach(_ changes: ServerTransactionChanges, in store: TripleStore, context: RuleContext) throws(ServerError)
+    -> [PermissionCheck]
+  {
+    var run = TransactionCheck(rules: self, store: store, changes: changes, context: context, recording: true)
+    if let error = run.run() { throw error }
+    return run.recorded ?? []
+  }
 }
 
 struct TransactionCheck {
@@ -26,9 +37,13 @@ struct TransactionCheck {
   /// `request.modifiedFields` of each entity.
   private var modified: [String: [String]] = [:]
   private var done: Set<String> = []
+  /// Every check made, when recording (``PermissionRules/checkEach(_:in:context:)``); `nil`
+  /// otherwise, and then the first refusal ends the run.
+  private(set) var recorded: [PermissionCheck]?
 
-  init(rules: PermissionRules, store: TripleStore, changes: ServerTransactionChanges, context: RuleContext) {
+  init(rules: PermissionRules, store: TripleStore, changes: ServerTransactionChanges, context: RuleContext, recording: Bool = false) {
     self.rules = rules
+    self.recorded = recording ? [] : nil
     self.store = store
     self.before = StoreBefore(store, undoing: changes)
     self.facts = changes.facts
@@ -51,7 +66,10 @@ struct TransactionCheck {
   static func key(_ entity: String, _ etype: String) -> String { entity + "\u{0}" + etype }
 
   mutating func run() -> ServerError? {
-    if facts.changedAttrs { return PermissionDenial.denied("attrs", scope: "attr") }
+    if facts.changedAttrs {
+      guard recorded != nil else { return PermissionDenial.denied("attrs", scope: "attr") }
+      recorded?.append(PermissionCheck(etype: "attrs", action: "update", scope: "attr", passed: false, bindings: [:]))
+    }
     for write in facts.writes where write.linked == nil {
       if let error = entity(write.entity, write.etype, retractOnly: write.kind == .retract) { return error }
     }
@@ -67,7 +85,7 @@ struct TransactionCheck {
       var variables = base(store, modifiedFields: [], params: [:])
       variables["data"] = RuleValues.record(fields)
       variables["newData"] = RuleValues.record(fields)
-      if let error = evaluate(rules.document.attrsCreateRule, etype: "attrs", action: "create", scope: "attr", variables) {
+      if let error = evaluate(rules.document.attrsCreateRule, etype: "attrs", id: nil, action: "create", scope: "attr", variables) {
         return error
       }
     }
@@ -87,10 +105,10 @@ struct TransactionCheck {
     variables["newData"] = RuleValues.record(new)
     if let old {
       variables["data"] = entityValue(id, etype, old, before)
-      return evaluate(rules.document.rule(etype, .update), etype: etype, action: "update", variables)
+      return evaluate(rules.document.rule(etype, .update), etype: etype, id: id, action: "update", variables)
     }
     variables["data"] = entityValue(id, etype, new, store)
-    return evaluate(rules.document.rule(etype, .create), etype: etype, action: "create", variables)
+    return evaluate(rules.document.rule(etype, .create), etype: etype, id: id, action: "create", variables)
   }
 
   /// A link or unlink: the `link`/`unlink` rules of either side when there are any (a side
@@ -125,7 +143,7 @@ struct TransactionCheck {
       guard done.insert("view\u{0}" + Self.key(target, targetEtype)).inserted else { return nil }
       var variables = base(reader, modifiedFields: [], params: merged(params(source, write.etype), params(target, targetEtype)))
       variables["data"] = entityValue(target, targetEtype, data, reader)
-      return evaluate(document.rule(targetEtype, .view), etype: targetEtype, action: "view", variables)
+      return evaluate(document.rule(targetEtype, .view), etype: targetEtype, id: target, action: "view", variables)
     }
 
     if let forward, !(unlink && sourceBefore == nil) {
@@ -141,7 +159,7 @@ struct TransactionCheck {
         if !unlink {
           variables["actions"] = RuleValues.cel(["data": existed ? "update" : "create", "linkedData": targetBefore != nil ? "update" : "create"])
         }
-        if let error = evaluate(forward, etype: write.etype, action: action, variables) { return error }
+        if let error = evaluate(forward, etype: write.etype, id: source, action: action, variables) { return error }
       }
     }
     if let reverse, let targetData = (targetBefore ?? (unlink ? nil : targetAfter)) {
@@ -157,7 +175,7 @@ struct TransactionCheck {
         if !unlink {
           variables["actions"] = RuleValues.cel(["data": existed ? "update" : "create", "linkedData": sourceBefore != nil ? "update" : "create"])
         }
-        if let error = evaluate(reverse, etype: targetEtype, action: action, variables) { return error }
+        if let error = evaluate(reverse, etype: targetEtype, id: target, action: action, variables) { return error }
       }
     }
     return nil
@@ -170,15 +188,21 @@ struct TransactionCheck {
     let old = before.attributes(of: delete.entity, etype: delete.etype)
     var variables = base(before, modifiedFields: [], params: merged(params(delete.root, delete.rootEtype), params(delete.entity, delete.etype)))
     variables["data"] = old.map { entityValue(delete.entity, delete.etype, $0, before) } ?? RuleValues.record([:])
-    return evaluate(rules.document.rule(delete.etype, .delete), etype: delete.etype, action: "delete", variables)
+    return evaluate(rules.document.rule(delete.etype, .delete), etype: delete.etype, id: delete.entity, action: "delete", variables)
   }
 
   // MARK: Evaluating
 
-  private func evaluate(
-    _ rule: RulesDocument.Rule?, etype: String, action: String, scope: String = "object", _ variables: [String: CELValue]
+  /// Runs one check: `nil` when it passes, or when recording (the check is recorded instead);
+  /// a rule that cannot be evaluated refuses either way.
+  private mutating func evaluate(
+    _ rule: RulesDocument.Rule?, etype: String, id: String?, action: String, scope: String = "object",
+    _ variables: [String: CELValue]
   ) -> ServerError? {
-    guard let rule else { return nil }
+    guard let rule else {
+      recorded?.append(PermissionCheck(etype: etype, id: id, action: action, scope: scope, passed: true, bindings: Self.bindings(variables)))
+      return nil
+    }
     let kind: CompiledRule.Variables =
       switch action {
       case "view", "delete": .view
@@ -190,12 +214,32 @@ struct TransactionCheck {
     case let .failure(problem):
       return PermissionDenial.invalidRule(problem)
     case let .success(program):
+      let allowed: Bool
       do {
-        return try program.allows(variables) ? nil : PermissionDenial.denied(etype, scope: scope)
+        allowed = try program.allows(variables)
       } catch {
-        return PermissionDenial.evaluationFailed(etype, action, error, showCause: false)
+        return PermissionDenial.evaluationFailed(etype, action, error, showCause: recorded != nil)
       }
+      guard recorded != nil else { return allowed ? nil : PermissionDenial.denied(etype, scope: scope) }
+      recorded?.append(
+        PermissionCheck(
+          etype: etype, id: id, action: action, scope: scope, rule: rule, code: program.code, passed: allowed,
+          bindings: Self.bindings(variables)))
+      return nil
     }
+  }
+
+  /// What a check's rule read, keyed as the reference reports a check's `bindings`.
+  private static func bindings(_ variables: [String: CELValue]) -> JSONObject {
+    var out: JSONObject = [:]
+    for (name, key) in [("data", "data"), ("newData", "new-data"), ("linkedData", "linked-data"), ("actions", "actions"), ("ruleParams", "rule-params")] {
+      if let value = variables[name] { out[key] = RuleValues.json(value) }
+    }
+    if case let .object(linked as EntityValue)? = variables["linkedData"] { out["linked-etype"] = .string(linked.etype) }
+    if case let .map(request)? = variables["request"], let fields = request["modifiedFields"], case let .list(items) = fields, !items.isEmpty {
+      out["modified-fields"] = RuleValues.json(fields)
+    }
+    return out
   }
 
   private func base(_ reader: any EntityReading, modifiedFields: [String], params: JSONObject) -> [String: CELValue] {

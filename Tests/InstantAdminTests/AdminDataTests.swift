@@ -40,9 +40,7 @@ struct AdminDataTests {
   @Test("A client subscribed to a query sees an admin write")
   func clientSeesAdminWrite() async throws {
     try await AdminWorld.run { world in
-      let db = InstantClient(
-        appId: world.app.id, apiURI: world.baseURL,
-        websocketURI: try #require(await world.server.webSocketURL), storage: .memory)
+      let db = try await world.client()
       let seen = Locked<[String]>([])
       let reader = Task {
         for await result in db.subscribe(["todos": [:]]) {

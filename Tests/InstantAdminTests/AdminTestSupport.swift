@@ -1,6 +1,7 @@
 import Foundation
 import InstantAdmin
 import InstantCore
+import InstantDB
 import InstantLocal
 import InstantLocalTesting
 import Testing
@@ -25,6 +26,12 @@ struct AdminWorld {
       let baseURL = try #require(await server.baseURL)
       return try await body(AdminWorld(server: server, app: app, baseURL: baseURL))
     }
+  }
+
+  /// A client of the app (a guest, in memory), as an app would connect.
+  func client() async throws -> InstantClient {
+    InstantClient(
+      appId: app.id, apiURI: baseURL, websocketURI: try #require(await server.webSocketURL), storage: .memory)
   }
 
   /// A raw HTTP request: the status and the body's text, for what the admin client does not send.

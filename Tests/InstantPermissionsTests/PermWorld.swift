@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import OrderedCollections
 import InstantPermissions
+import Testing
 
 /// A small app for rule tests, evaluated by the engine (no server): a store with a schema,
 /// entities named by short names, and transactions checked as instant-local checks them.
@@ -127,7 +128,12 @@ struct PermWorld {
       return .refused(error.serverError.type, error.serverError.hint["input"] ?? .null)
     }
     let context = self.context(user)
-    if let error = compiled.check(changes, in: store, context: context) {
+    // The debug routes' run, which records every check, decides as the enforcing one.
+    let recorded = try? compiled.checkEach(changes, in: store, context: context)
+    let recordedRefuses = recorded.map { !$0.allSatisfy(\.passed) } ?? true
+    let refusal = compiled.check(changes, in: store, context: context)
+    #expect(recordedRefuses == (refusal != nil), "checkEach and check disagree on \(steps)")
+    if let error = refusal {
       store.revert(changes)
       return .refused(error.type, error.hint["input"] ?? error.hint["rule"] ?? .null)
     }
@@ -146,12 +152,17 @@ struct PermWorld {
     let compiled = try! PermissionRules(rules)
     let result = try! store.serverQuery(q)
     let visible: [Triple]
+    let context = context(user)
+    let params = q["$$ruleParams"]?.objectValue ?? [:]
+    // The debug route's run, which records every check, shows what the enforcing one shows.
+    let recorded = try? compiled.visibleTriplesChecked(result.triples, in: store, context: context, ruleParams: params)
     do {
-      visible = try compiled.visibleTriples(
-        result.triples, in: store, context: context(user), ruleParams: q["$$ruleParams"]?.objectValue ?? [:])
+      visible = try compiled.visibleTriples(result.triples, in: store, context: context, ruleParams: params)
     } catch {
+      #expect(recorded == nil, "visibleTriplesChecked showed what visibleTriples refused")
       return .failure(error)
     }
+    #expect(recorded?.triples == visible, "visibleTriplesChecked and visibleTriples disagree")
     // What the client would show: evaluate the query over the visible triples.
     let client = TripleStore(attrs: store.attrs, triples: visible)
     var clientQ = q.objectValue ?? [:]

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import InstantCore
+import InstantPermissions
 
 /// The admin API under `/admin` (docs/admin.md): what `@instantdb/admin` and ``InstantAdmin``
 /// call, with the app's admin token or an impersonation header, as the reference's
@@ -12,22 +13,35 @@ extension HTTPRoutes {
   func registerAdmin(on router: Router<BasicRequestContext>) {
     router.post("/admin/query") { request, _ in
       await handle(request) { body throws(ServerError) in
-        guard let query = body["query"], query != .null else {
-          throw ServerError(.paramMissing, message: "Missing parameter: [\"body\" \"query\"]", hint: ["in": ["body", "query"]])
-        }
+        let query = try Self.bodyParam(body, "query")
         let call = try await dataCall(request)
         return try await call.app.adminQuery(query, as: call.actor, inference: body["inference?"]?.boolValue ?? false)
       }
     }
+    router.post("/admin/query_perms_check") { request, _ in
+      await handle(request) { body throws(ServerError) in
+        let call = try await permsCheckCall(request, body)
+        let query = try Self.bodyParam(body, "query")
+        guard case .object = query else { throw Self.bodyParamMalformed("query", query) }
+        return try await call.app.adminQueryCheck(query, as: call.actor, rules: call.rules)
+      }
+    }
     router.post("/admin/transact") { request, _ in
       await handle(request) { body throws(ServerError) in
-        guard let steps = body["steps"], steps != .null else {
-          throw ServerError(.paramMissing, message: "Missing parameter: [\"body\" \"steps\"]", hint: ["in": ["body", "steps"]])
-        }
+        let steps = try Self.bodyParam(body, "steps")
         let call = try await dataCall(request)
         let strict = body["throw-on-missing-attrs?"]?.boolValue ?? false
         let txID = try await call.app.adminTransact(steps, throwOnMissingAttrs: strict, as: call.actor)
         return ["tx-id": .number(Double(txID))]
+      }
+    }
+    router.post("/admin/transact_perms_check") { request, _ in
+      await handle(request) { body throws(ServerError) in
+        let call = try await permsCheckCall(request, body)
+        let steps = try Self.bodyParam(body, "steps")
+        return try await call.app.adminTransactCheck(
+          steps, throwOnMissingAttrs: body["throw-on-missing-attrs?"]?.boolValue ?? false, as: call.actor,
+          rules: call.rules, commit: body["dangerously-commit-tx"]?.boolValue ?? false)
       }
     }
     router.get("/admin/users") { request, _ in
@@ -111,6 +125,50 @@ extension HTTPRoutes {
       appID: appID, authorization: request.headers[.authorization], asToken: header("as-token"),
       asEmail: header("as-email"), asGuest: header("as-guest"))
     return (try await load(appID), actor)
+  }
+
+  /// A permission-debugging request (`query_perms_check`, `transact_perms_check`), checked as the
+  /// reference checks it: the admin token whatever the impersonation, then an impersonation
+  /// header (the admin bypasses rules, so there is nothing to test), then `rules-override`
+  /// (refused as a push of those rules would be), `ip-override` and `origin-override`.
+  func permsCheckCall(_ request: Request, _ body: JSON) async throws(ServerError)
+    -> (app: AppDatabase, actor: Asker, rules: PermissionRules?)
+  {
+    try await registry.authorizeAdmin(appID: try Self.appID(request), authorization: request.headers[.authorization])
+    let call = try await dataCall(request)
+    var actor = call.actor
+    if actor.isAdmin { throw .validation("non-admin", input: "non-admin", ["Cannot test perms as admin"]) }
+    var rules: PermissionRules?
+    if let code = body["rules-override"], code != .null { rules = try PermissionRules(validating: code) }
+    if let ip = try Self.nonBlank(body, "ip-override") { actor.peer.ip = ip }
+    if let origin = try Self.nonBlank(body, "origin-override") { actor.peer.origin = origin }
+    return (call.app, actor, rules)
+  }
+
+  /// A required body parameter: `param-missing` when absent or `null`.
+  static func bodyParam(_ body: JSON, _ key: String) throws(ServerError) -> JSON {
+    guard let value = body[key], value != .null else {
+      throw ServerError(.paramMissing, message: "Missing parameter: [\"body\" \"\(key)\"]", hint: ["in": ["body", .string(key)]])
+    }
+    return value
+  }
+
+  static func bodyParamMalformed(_ key: String, _ value: JSON) -> ServerError {
+    ServerError(
+      .paramMalformed, message: "Malformed parameter: [\"body\" \"\(key)\"]",
+      hint: ["in": ["body", .string(key)], "original-input": value])
+  }
+
+  /// An optional body string, trimmed (a number reads as its text); blank or another type is
+  /// `param-malformed`, as the reference's `coerce-non-blank-str` refuses it.
+  static func nonBlank(_ body: JSON, _ key: String) throws(ServerError) -> String? {
+    switch body[key] {
+    case nil, .null?: return nil
+    case let .number(n)?: return n.rounded() == n ? String(Int64(n)) : String(n)
+    case let .string(s)? where !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
+      return s.trimmingCharacters(in: .whitespacesAndNewlines)
+    case let value?: throw bodyParamMalformed(key, value)
+    }
   }
 
   /// The user a `GET`/`DELETE /admin/users` names: `email`, `refresh_token` or `id`.

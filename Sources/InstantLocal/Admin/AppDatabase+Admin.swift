@@ -13,14 +13,32 @@ extension AppDatabase {
   /// what the rules hide from a user or guest), and the client's engine builds the tree from them,
   /// as a client would.
   func adminQuery(_ q: JSON, as asker: Asker, inference: Bool = false) throws(ServerError) -> JSON {
-    guard case .object = q else { throw .paramMalformed("query", input: q) }
-    return try tree(of: try visibleResult(q, for: asker), q, inference: inference)
+    try adminQuery(q, as: asker, rules: rules, recording: false, inference: inference).result
   }
 
-  /// `POST /admin/transact`: the admin SDK's operations (`[action, etype, id, args, opts?]`, and
-  /// `add-attr`/`delete-attr` steps) expanded by the client's InstaML, creating missing attributes
-  /// unless `throwOnMissingAttrs`; then committed as the admin (no rules) or under the rules.
+  /// ``adminQuery(_:as:inference:)`` under `rules`, with every rule check it made when
+  /// `recording` (`query_perms_check`).
+  func adminQuery(
+    _ q: JSON, as asker: Asker, rules: PermissionRules?, recording: Bool, inference: Bool = false
+  ) throws(ServerError) -> (result: JSON, checks: [PermissionCheck]) {
+    guard case .object = q else { throw .paramMalformed("query", input: q) }
+    let (result, checks) = try visibleResult(q, for: asker, rules: rules, recording: recording)
+    return (try tree(of: result, q, inference: inference), checks)
+  }
+
+  /// `POST /admin/transact`: the admin SDK's operations committed as the admin (no rules) or
+  /// under the rules.
   func adminTransact(_ steps: JSON, throwOnMissingAttrs: Bool, as asker: Asker) throws(ServerError) -> Int {
+    let txSteps = try adminTxSteps(steps, throwOnMissingAttrs: throwOnMissingAttrs)
+    let (txID, changed) = try commit(txSteps, systemWrite: false, by: asker)
+    invalidate(changed: changed)
+    return txID
+  }
+
+  /// The tx-steps of the admin SDK's operations (`[action, etype, id, args, opts?]`, and
+  /// `add-attr`/`delete-attr` steps), expanded by the client's InstaML, creating missing
+  /// attributes unless `throwOnMissingAttrs`.
+  func adminTxSteps(_ steps: JSON, throwOnMissingAttrs: Bool) throws(ServerError) -> JSON {
     guard case let .array(items) = steps else { throw .paramMalformed("steps", input: steps) }
     var attrSteps: [JSON] = []
     var ops: [InstaMLOp] = []
@@ -60,9 +78,7 @@ extension AppDatabase {
           "errors": [["message": "Attributes are missing in your schema", "hint": ["attributes": .array(missing.map(JSON.string))]]],
         ])
     }
-    let (txID, changed) = try commit(.array(attrSteps + expanded), systemWrite: false, by: asker)
-    invalidate(changed: changed)
-    return txID
+    return .array(attrSteps + expanded)
   }
 
   /// `etype.label` of an `add-attr` step.

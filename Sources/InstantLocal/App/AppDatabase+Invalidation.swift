@@ -24,19 +24,31 @@ extension AppDatabase {
 
   /// The server's result of `q`: what the rules let `asker` see of it, `$files` with their `url`.
   func visibleResult(_ q: JSON, for asker: Asker) throws(ServerError) -> ServerQueryResult {
+    try visibleResult(q, for: asker, rules: rules, recording: false).result
+  }
+
+  /// ``visibleResult(_:for:)`` under `rules`, with every rule check it made when `recording`.
+  func visibleResult(
+    _ q: JSON, for asker: Asker, rules: PermissionRules?, recording: Bool
+  ) throws(ServerError) -> (result: ServerQueryResult, checks: [PermissionCheck]) {
     var result: ServerQueryResult
     do {
       result = try store.serverQuery(q)
     } catch {
       throw .validation("query", input: q, [error.message])
     }
+    var checks: [PermissionCheck] = []
     if let rules, !asker.isAdmin {
       let params = q["$$ruleParams"]?.objectValue ?? [:]
-      result.triples = try rules.visibleTriples(
-        result.triples, in: store, context: ruleContext(asker, now: Self.nowMillis()), ruleParams: params)
+      let context = ruleContext(asker, now: Self.nowMillis())
+      if recording {
+        (result.triples, checks) = try rules.visibleTriplesChecked(result.triples, in: store, context: context, ruleParams: params)
+      } else {
+        result.triples = try rules.visibleTriples(result.triples, in: store, context: context, ruleParams: params)
+      }
     }
     presentFiles(&result, q: q, asker: asker)
-    return result
+    return (result, checks)
   }
 
   /// A server result as the admin SDK reads it, `{namespace: [entity, …]}` with links nested, built

@@ -169,12 +169,7 @@ actor AppDatabase {
     _ txSteps: JSON, systemWrite: Bool, by asker: Asker = .admin, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
   ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
     let now = Self.nowMillis()
-    let changes: ServerTransactionChanges
-    do {
-      changes = try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
-    } catch {
-      throw error.serverError
-    }
+    let changes = try apply(txSteps, now: now, systemWrite: systemWrite)
     if let rules, !asker.isAdmin,
       let refusal = rules.check(changes, in: store, context: ruleContext(asker, now: now))
     {
@@ -185,7 +180,24 @@ actor AppDatabase {
       store.revert(changes)
       throw refusal
     }
+    return try persist(changes, now: now, extra: extra)
+  }
 
+  /// Applies `txSteps` to the store, unchecked and not yet saved: the caller checks the changes,
+  /// then ``persist(_:now:extra:)``s or reverts them.
+  func apply(_ txSteps: JSON, now: Double, systemWrite: Bool) throws(ServerError) -> ServerTransactionChanges {
+    do {
+      return try store.applyServerTransaction(txSteps, now: now, systemWrite: systemWrite)
+    } catch {
+      throw error.serverError
+    }
+  }
+
+  /// Saves changes applied to the store (reverting them if that fails): their tx-id, and the
+  /// namespaces they changed (nil when the attrs changed).
+  func persist(
+    _ changes: ServerTransactionChanges, now: Double, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
+  ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
     let txID: Int
     do {
       txID = try storage.commit(appID: appID, changes: changes, now: now, extra: extra)

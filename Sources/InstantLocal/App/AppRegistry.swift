@@ -71,13 +71,7 @@ actor AppRegistry {
         hint: ["data-type": "rule", "input": code ?? .null, "errors": []])
     }
     var rules: PermissionRules?
-    if let code {
-      do {
-        rules = try PermissionRules(code)
-      } catch {
-        throw error.serverError
-      }
-    }
+    if let code { rules = try PermissionRules(validating: code) }
     let app = try app(appID)
     let version: Int
     do {

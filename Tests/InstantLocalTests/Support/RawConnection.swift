@@ -133,3 +133,12 @@ extension RawConnection.Session {
     }
   }
 }
+
+extension RawConnection.Session {
+  /// Everything the server sends until it closes the connection (what was read but not taken
+  /// first).
+  mutating func readToEnd() async -> String {
+    while var chunk = try? await iterator.next() { buffer.writeBuffer(&chunk) }
+    return String(buffer: buffer)
+  }
+}

@@ -60,17 +60,17 @@ struct ZipReader: Sendable {
     }
     guard let eocd = eocdAt else { throw BackupError(.notAZip, "not a zip archive (no end of central directory record)") }
     let eocdOffset = fileSize - tailLength + UInt64(eocd)
-    if tail.u16(eocd + 4) != 0 || tail.u16(eocd + 6) != 0 {
-      throw BackupError(.notAZip, "multi-disk zip archives are not supported")
-    }
     var total = UInt64(tail.u16(eocd + 10))
     var centralSize = UInt64(tail.u32(eocd + 12))
     var centralOffset = UInt64(tail.u32(eocd + 16))
     var centralEnd = eocdOffset
 
-    // zip64: a locator just before the end record points at the zip64 end record.
+    // zip64: a locator just before the end record points at the zip64 end record, whose fields
+    // then count, not the end record's (which zip64 writers may fill with 0xFFFF, disk numbers
+    // included: Instant's own backups do).
     if eocdOffset >= 20, try Self.read(handle, at: eocdOffset - 20, count: 4).u32(0) == 0x0706_4B50 {
       let locator = try Self.read(handle, at: eocdOffset - 20, count: 20)
+      guard locator.u32(4) == 0, locator.u32(16) <= 1 else { throw BackupError(.notAZip, "multi-disk zip archives are not supported") }
       let recordOffset = locator.u64(8)
       guard recordOffset + 56 <= eocdOffset - 20 else { throw BackupError(.notAZip, "bad zip64 end of central directory locator") }
       let record = try Self.read(handle, at: recordOffset, count: 56)
@@ -80,6 +80,8 @@ struct ZipReader: Sendable {
       centralSize = record.u64(40)
       centralOffset = record.u64(48)
       centralEnd = recordOffset
+    } else if tail.u16(eocd + 4) != 0 || tail.u16(eocd + 6) != 0 {
+      throw BackupError(.notAZip, "multi-disk zip archives are not supported")
     }
     guard centralOffset <= centralEnd, centralSize <= centralEnd - centralOffset else {
       throw BackupError(.notAZip, "the central directory lies outside the file")

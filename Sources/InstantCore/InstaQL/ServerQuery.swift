@@ -72,6 +72,11 @@ final class ServerQueryRun {
   /// so a query that walks a link back and forth costs entities × levels, not paths (which grow
   /// exponentially with depth: a hostile client's cheapest way to stall the server).
   private var included = Set<Included>()
+  /// The top-level forms run so far, kept alive for the whole run: ``included`` tells forms
+  /// apart by identity, and a freed form's address (so its identity) can be given to the next
+  /// one. (It was: a query of `users` and `$users` then lost the second namespace's attrs of an
+  /// entity id both share.)
+  private var roots: [FormNode] = []
 
   private struct Included: Hashable {
     let entity: UInt32
@@ -111,6 +116,7 @@ final class ServerQueryRun {
   }
 
   func topLevel(_ node: FormNode) throws(QueryFailure) {
+    roots.append(node)
     guard let (run, _) = try answers(node, parent: nil) else { return }
     // Order.
     let options = node.parsedOptions

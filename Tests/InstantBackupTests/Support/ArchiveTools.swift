@@ -226,8 +226,10 @@ enum RawZip {
       out.put32(1)
     }
     out.put32(0x0605_4B50)
-    out.put16(0)
-    out.put16(0)
+    // zip.js (Instant's backups) fills every field of a zip64 archive's end record with ones,
+    // its disk numbers included.
+    out.put16(any64 ? 0xFFFF : 0)
+    out.put16(any64 ? 0xFFFF : 0)
     out.put16(any64 ? 0xFFFF : UInt16(items.count))
     out.put16(any64 ? 0xFFFF : UInt16(items.count))
     out.put32(any64 ? 0xFFFF_FFFF : UInt32(central.count))

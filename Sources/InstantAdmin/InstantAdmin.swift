@@ -114,6 +114,27 @@ public struct InstantAdmin: Sendable, CustomStringConvertible {
   func send(
     _ method: String, _ path: String, query: [URLQueryItem] = [], headers: [String: String], rawBody: Data?
   ) async throws(InstantAdminError) -> JSON {
+    let request = try self.request(method, path, query: query, headers: headers, rawBody: rawBody)
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await URLSession.shared.data(for: request)
+    } catch {
+      throw InstantAdminError(.unreachable, "could not reach \(apiURI.host ?? apiURI.absoluteString): \(error.localizedDescription)")
+    }
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard let answer = try? JSON.parse(bytes: data) else {
+      throw InstantAdminError(.badResponse, "the answer to \(method) /\(path) (status \(status)) is not JSON")
+    }
+    guard status == 200 else { throw InstantAdminError(serverAnswer: answer, status: status) }
+    return answer
+  }
+
+  /// A request with the app's credentials and impersonation headers, and `headers`, with
+  /// `rawBody` as is.
+  func request(
+    _ method: String, _ path: String, query: [URLQueryItem] = [], headers: [String: String], rawBody: Data?
+  ) throws(InstantAdminError) -> URLRequest {
     var components = URLComponents(url: apiURI.appendingPathComponent(path), resolvingAgainstBaseURL: false)
     components?.queryItems = [URLQueryItem(name: "app_id", value: appID)] + query
     // `+` reads as a space in a query; a file's path may hold one.
@@ -132,18 +153,6 @@ public struct InstantAdmin: Sendable, CustomStringConvertible {
     }
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     request.httpBody = rawBody
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await URLSession.shared.data(for: request)
-    } catch {
-      throw InstantAdminError(.unreachable, "could not reach \(url.host ?? apiURI.absoluteString): \(error.localizedDescription)")
-    }
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    guard let answer = try? JSON.parse(bytes: data) else {
-      throw InstantAdminError(.badResponse, "the answer to \(method) /\(path) (status \(status)) is not JSON")
-    }
-    guard status == 200 else { throw InstantAdminError(serverAnswer: answer, status: status) }
-    return answer
+    return request
   }
 }

@@ -234,6 +234,7 @@ let package = Package(
         "TestSupport",
         "InstantLocal",
         "InstantLocalTesting",
+        .product(name: "GRDB", package: "GRDB.swift"),
         "InstantCore",
         "InstantPermissions",
         .product(name: "OrderedCollections", package: "swift-collections"),

@@ -93,7 +93,7 @@ extension AppDatabase {
 
   /// The user a refresh token belongs to.
   func user(refreshToken: String) -> String? {
-    refreshTokens[refreshToken.lowercased()].flatMap { store.hasEntity($0, etype: "$users") ? $0 : nil }
+    tokenOwner(refreshToken).flatMap { store.hasEntity($0, etype: "$users") ? $0 : nil }
   }
 
   /// Which user an admin request names: `email`, `refresh_token` or `id`, the first given (the

@@ -41,7 +41,7 @@ extension AppDatabase {
   func verifyMagicCode(email rawEmail: String, code: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
     let email = Self.normalize(rawEmail)
     guard let expected = magicCodes[email], expected == code.trimmingCharacters(in: .whitespaces) else {
-      throw .recordNotFound("app-user-magic-code", args: [["email": .string(email), "code": .string(code)]])
+      throw .recordNotFound("app-user-magic-code", args: [["email": .string(email)]])
     }
     // The code is used up only by a sign-in that succeeds: one the rules refuse may try again.
     let result = try signIn(email: email, guestToken: guestToken, extraFields: extraFields)
@@ -80,7 +80,7 @@ extension AppDatabase {
   /// Finds or creates the user with `email` (upgrading the guest whose token is passed, or linking
   /// it to an existing user) and issues a new refresh token.
   func signIn(email: String, guestToken: String?, extraFields: JSON?, checkingRules: Bool = true) throws(ServerError) -> JSON {
-    let guestID = guestToken.flatMap { refreshTokens[$0.lowercased()] }.flatMap { id in
+    let guestID = guestToken.flatMap { tokenOwner($0) }.flatMap { id in
       userType(id) == "guest" ? id : nil
     }
     var steps: [JSON] = []
@@ -109,21 +109,26 @@ extension AppDatabase {
 
   /// `POST /runtime/auth/verify_refresh_token`.
   func verifyRefreshToken(_ token: String) throws(ServerError) -> JSON {
-    guard let userID = refreshTokens[token.lowercased()], let user = userObject(userID, refreshToken: token.lowercased()) else {
-      throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": .string(token)]])
+    guard let userID = tokenOwner(token), let user = userObject(userID, refreshToken: token.lowercased()) else {
+      throw .recordNotFound("app-user", args: [["app-id": .string(appID)]])
     }
     return ["user": user]
   }
 
   /// `POST /runtime/signout`: forgets the refresh token.
   func signOut(_ token: String) throws(ServerError) {
-    let token = token.lowercased()
+    let hash = RefreshTokenHash.of(token)
     do {
-      try storage.deleteRefreshToken(token, appID: appID)
+      try storage.deleteRefreshToken(sha256: hash, appID: appID)
     } catch {
       throw .serverFault("The sign-out could not be saved: \(error)")
     }
-    refreshTokens.removeValue(forKey: token)
+    refreshTokens.removeValue(forKey: hash)
+  }
+
+  /// The user whose refresh token this is, if any (a lookup by the token's hash).
+  func tokenOwner(_ token: String) -> String? {
+    refreshTokens[RefreshTokenHash.of(token)]
   }
 
   /// Writes `steps` (if any) and a new refresh token for `userID` in one SQLite transaction,
@@ -133,9 +138,9 @@ extension AppDatabase {
     let appID = self.appID
     let now = Self.nowMillis()
     let (_, changed) = try commit(.array(steps), systemWrite: true) { db in
-      try LocalStorage.insertRefreshToken(db, token: token, appID: appID, userID: userID, now: now)
+      try LocalStorage.insertRefreshToken(db, sha256: RefreshTokenHash.of(token), appID: appID, userID: userID, now: now)
     }
-    refreshTokens[token] = userID
+    refreshTokens[RefreshTokenHash.of(token)] = userID
     invalidate(changed: changed)
     return token
   }

@@ -31,7 +31,8 @@ actor AppDatabase {
   var rooms: [String: OrderedDictionary<String, JSON>] = [:]
   /// What committed transactions changed whose invalidation pass has not run yet.
   var deferredChanges = DeferredChanges()
-  /// Refresh token → user id.
+  /// A refresh token's SHA-256 (``RefreshTokenHash``) → user id: the tokens themselves are kept
+  /// nowhere.
   var refreshTokens: [String: String]
   /// Email → the last magic code sent and not yet used.
   var magicCodes: [String: String] = [:]
@@ -80,10 +81,11 @@ actor AppDatabase {
   ) throws(ServerError) {
     var userID: String?
     if let refreshToken {
-      guard let uid = refreshTokens[refreshToken.lowercased()],
+      guard let uid = tokenOwner(refreshToken),
         store.hasEntity(uid, etype: "$users")
       else {
-        throw .recordNotFound("app-user", args: [["app-id": .string(appID), "refresh-token": .string(refreshToken)]])
+        // The token is not echoed (the reference's `args` hold it): error frames get logged.
+        throw .recordNotFound("app-user", args: [["app-id": .string(appID)]])
       }
       userID = uid
     }

@@ -91,7 +91,27 @@ final class LocalStorage: Sendable {
           CREATE TABLE rules (app_id TEXT PRIMARY KEY, code TEXT NOT NULL, version INTEGER NOT NULL);
           """)
     }
+    // Refresh tokens are kept as their SHA-256 only, as the reference keeps them (and as admin
+    // tokens are): a copy of the data file no longer lets anyone sign in as its users.
+    migrator.registerMigration("v3 refresh tokens hashed") { db in
+      let tokens = try String.fetchAll(db, sql: "SELECT token FROM refresh_tokens")
+      for token in tokens where !RefreshTokenHash.isHash(token) {
+        try db.execute(
+          sql: "UPDATE refresh_tokens SET token = ? WHERE token = ?", arguments: [RefreshTokenHash.of(token), token])
+      }
+    }
+    let hashing = try queue.read { db in
+      try !migrator.appliedIdentifiers(db).contains("v3 refresh tokens hashed")
+        && (try db.tableExists("refresh_tokens")) && (try Int.fetchOne(db, sql: "SELECT count(*) FROM refresh_tokens") ?? 0) > 0
+    }
     try migrator.migrate(queue)
+    if hashing {
+      // The plain tokens the update replaced still sit in freed pages and in the WAL: rewrite
+      // the file without them.
+      try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+      try queue.vacuum()
+      try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
   }
 
   /// What the server needs to serve an app: its stored attrs, triples in insertion order, and
@@ -141,7 +161,7 @@ final class LocalStorage: Sendable {
       let value = try JSON.parse(row[2] as String)
       triples.append(Triple(row[0], row[1], value, row[3] as Double?))
     }
-    var tokens: [String: String] = [:]
+    var tokens: [String: String] = [:]  // hash → user id
     for row in try Row.fetchAll(db, sql: "SELECT token, user_id FROM refresh_tokens WHERE app_id = ?", arguments: [appID]) {
       tokens[row[0]] = row[1]
     }
@@ -183,11 +203,12 @@ final class LocalStorage: Sendable {
     }
   }
 
-  /// Records a refresh token (inside a `commit`'s `extra`).
-  static func insertRefreshToken(_ db: Database, token: String, appID: String, userID: String, now: Double) throws {
+  /// Records a refresh token by its hash (inside a `commit`'s `extra`). The column `token`
+  /// holds the hash since migration v3.
+  static func insertRefreshToken(_ db: Database, sha256: String, appID: String, userID: String, now: Double) throws {
     try db.execute(
       sql: "INSERT INTO refresh_tokens (token, app_id, user_id, created_at) VALUES (?, ?, ?, ?)",
-      arguments: [token, appID, userID, now])
+      arguments: [sha256, appID, userID, now])
   }
 
   /// Deletes every refresh token of a user (inside a `commit`'s `extra`).
@@ -202,10 +223,10 @@ final class LocalStorage: Sendable {
     }
   }
 
-  /// Deletes a refresh token (sign-out).
-  func deleteRefreshToken(_ token: String, appID: String) throws(InstantLocalError) {
+  /// Deletes a refresh token, by its hash (sign-out).
+  func deleteRefreshToken(sha256: String, appID: String) throws(InstantLocalError) {
     try run("delete a refresh token") { db in
-      try db.execute(sql: "DELETE FROM refresh_tokens WHERE token = ? AND app_id = ?", arguments: [token, appID])
+      try db.execute(sql: "DELETE FROM refresh_tokens WHERE token = ? AND app_id = ?", arguments: [sha256, appID])
     }
   }
 

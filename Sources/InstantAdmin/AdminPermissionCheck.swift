@@ -1,7 +1,7 @@
 public import InstantCore
 import OrderedCollections
 
-/// One permission rule check that ``InstantAdmin/debugQuery(_:rules:ruleParams:)`` or
+/// One permission rule check that ``InstantAdmin/debugQuery(_:rules:ruleParams:inference:)`` or
 /// ``InstantAdmin/debugTransact(_:rules:dangerouslyCommit:)`` reports: which entity was checked
 /// for what, by which rule, and whether the rule allowed it.
 public struct AdminPermissionCheck: Sendable, Equatable {

@@ -12,14 +12,15 @@ extension InstantAdmin {
   /// entity the query found, visible or not, and each field rule.
   ///
   /// - Parameters:
-  ///   - query: an InstaQL query, as for ``query(_:ruleParams:)``.
+  ///   - query: an InstaQL query, as for ``query(_:ruleParams:inference:)``.
   ///   - rules: rules to check with instead of the app's (the JSON of `instant.perms.ts`); the
   ///     server refuses rules that do not compile, as a push. `nil`: the app's rules.
   ///   - ruleParams: what rules read as `ruleParams`.
-  public func debugQuery(_ query: JSON, rules: JSON? = nil, ruleParams: JSONObject? = nil) async throws(InstantAdminError)
-    -> AdminQueryCheck
-  {
-    var body: JSONObject = ["query": Self.withRuleParams(query, ruleParams), "inference?": false]
+  ///   - inference: the result's has-one links as one entity, as for ``query(_:ruleParams:inference:)``.
+  public func debugQuery(
+    _ query: JSON, rules: JSON? = nil, ruleParams: JSONObject? = nil, inference: Bool = false
+  ) async throws(InstantAdminError) -> AdminQueryCheck {
+    var body: JSONObject = ["query": Self.withRuleParams(query, ruleParams), "inference?": .bool(inference)]
     if let rules { body["rules-override"] = rules }
     let answer = try await send("POST", "admin/query_perms_check", body: .object(body))
     return AdminQueryCheck(result: answer["result"] ?? .null, checks: try Self.checks(answer))

@@ -7,7 +7,7 @@ public import InstantCore
 
 /// One message of ``InstantAdmin/subscribeQuery(_:ruleParams:inference:)``.
 public enum AdminQueryUpdate: Sendable, Equatable {
-  /// The query's result now, `{namespace: [entity, …]}` as ``InstantAdmin/query(_:ruleParams:)`` answers.
+  /// The query's result now, `{namespace: [entity, …]}` as ``InstantAdmin/query(_:ruleParams:inference:)`` answers.
   case result(JSON)
   /// The query could not run (its data or schema changed under it); it stays subscribed, and its
   /// next result comes when it runs again.

@@ -74,9 +74,13 @@ public struct InstantAdmin: Sendable, CustomStringConvertible {
 
   /// Runs an InstaQL query: `{namespace: [entity, …]}`, links nested as arrays.
   ///
-  /// - Parameter ruleParams: what rules read as `ruleParams` (sent as the query's `$$ruleParams`).
-  public func query(_ query: JSON, ruleParams: JSONObject? = nil) async throws(InstantAdminError) -> JSON {
-    try await send("POST", "admin/query", body: ["query": Self.withRuleParams(query, ruleParams), "inference?": false])
+  /// - Parameters:
+  ///   - query: the InstaQL query.
+  ///   - ruleParams: what rules read as `ruleParams` (sent as the query's `$$ruleParams`).
+  ///   - inference: has-one links as one entity (or `null` when nothing is linked) rather than an
+  ///     array, as `@instantdb/admin` asks when it has a schema.
+  public func query(_ query: JSON, ruleParams: JSONObject? = nil, inference: Bool = false) async throws(InstantAdminError) -> JSON {
+    try await send("POST", "admin/query", body: ["query": Self.withRuleParams(query, ruleParams), "inference?": .bool(inference)])
   }
 
   /// The query with `ruleParams` as its `$$ruleParams`.

@@ -84,7 +84,7 @@ struct QueryVisibility {
       guard try field(triple.entity, etype, label) else { return false }
     }
     if attr.isRef, let target = triple.value.stringValue, let reverse = attr.reverseIdentity {
-      return try view(target, reverse.etype)
+      return try view(target, reverse.etype, reporting: false)
     }
     return true
   }
@@ -96,9 +96,17 @@ struct QueryVisibility {
     return made
   }
 
-  private mutating func view(_ id: String, _ etype: String) throws(ServerError) -> Bool {
+  /// Whether `etype`'s view rule lets the entity be seen. A link's target is checked without
+  /// `reporting`: the reference reports the entities of the result's triples only, so a recording
+  /// run leaves it out of the report (and out of the cache, so that its own triples report it).
+  private mutating func view(_ id: String, _ etype: String, reporting: Bool = true) throws(ServerError) -> Bool {
     let key = EntityKey(id: id, etype: etype)
     if let known = views[key] { return known }
+    if !reporting, let report = recorded {
+      let result = try evaluate(namespace(etype).view, id, etype, label: nil)
+      recorded = report
+      return result
+    }
     let result = try evaluate(namespace(etype).view, id, etype, label: nil)
     views[key] = result
     return result

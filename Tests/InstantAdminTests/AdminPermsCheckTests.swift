@@ -54,6 +54,34 @@ struct AdminPermsCheckTests {
     }
   }
 
+  @Test("debugQuery with inference?: has-one links as one entity or null; a link's target is not reported, only the entities found")
+  func inferenceAndLinkTargets() async throws {
+    try await AdminWorld.run { world in
+      try await world.addHasOneLink("posts", "author", to: "profiles", reverse: "posts")
+      let (linked, alone, profile) = (newID(), newID(), newID())
+      try await world.admin.transact([
+        .update("profiles", .id(profile), ["name": "Ann"]), .update("posts", .id(linked), ["title": "with"]),
+        .update("posts", .id(alone), ["title": "without"]),
+      ])
+      try await world.admin.transact([.link("posts", .id(linked), ["author": .string(profile)])])
+      try await world.admin.pushRules(["posts": ["allow": ["view": "true"]], "profiles": ["allow": ["view": "true"]]])
+
+      let q: JSON = ["posts": ["author": [:]]]
+      let checked = try await world.admin.asGuest().debugQuery(q, inference: true)
+      let posts = Dictionary(
+        (checked.result["posts"]?.arrayValue ?? []).compactMap { p in p["id"]?.stringValue.map { ($0, p) } }) { a, _ in a }
+      #expect(posts[linked]?["author"]?["name"] == "Ann")
+      #expect(posts[alone]?["author"] == .null)  // present, null: not left out
+      #expect(Set(checked.checks.compactMap(\.id)) == [linked, alone, profile])
+      // Asked for posts only, the profile a post links to is not an entity found.
+      let postsOnly = try await world.admin.asGuest().debugQuery(["posts": [:]], inference: true)
+      #expect(Set(postsOnly.checks.compactMap(\.id)) == [linked, alone])
+      // The same trees from /admin/query.
+      let plain = try await world.admin.query(q, inference: true)
+      #expect(plain == checked.result)
+    }
+  }
+
   @Test("debugTransact reports each check, allowed and refused, and a refused one writes nothing even when committing")
   func transactChecks() async throws {
     try await AdminWorld.run { world in

@@ -75,15 +75,7 @@ struct AdminSubscribeTests {
     try await AdminWorld.run { world in
       let post = newID()
       let author = newID()
-      let hasOne: JSON = [
-        "id": .string(newID()), "forward-identity": [.string(newID()), "posts", "author"],
-        "reverse-identity": [.string(newID()), "authors", "posts"], "value-type": "ref", "cardinality": "one",
-        "unique?": false, "index?": false,
-      ]
-      let made = try await world.http(
-        "POST", "admin/transact", headers: ["app-id": world.app.id, "authorization": "Bearer \(world.app.adminToken)"],
-        body: ["steps": [["add-attr", hasOne]]])
-      #expect(made.status == 200)
+      try await world.addHasOneLink("posts", "author", to: "authors", reverse: "posts")
       try await world.admin.transact([.update("authors", .id(author), ["name": "Ann"]), .update("posts", .id(post), ["text": "Hi"])])
       try await world.admin.transact([.link("posts", .id(post), ["author": .string(author)])])
       var plain = world.admin.subscribeQuery(["posts": ["author": [:]]]).makeAsyncIterator()

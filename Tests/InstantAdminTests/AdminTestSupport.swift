@@ -49,6 +49,20 @@ struct AdminWorld {
     let text = String(decoding: data, as: UTF8.self)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSON.parse(bytes: data)) ?? .null, text)
   }
+
+  /// Makes the has-one link `etype.label` → `target` (reverse `reverseLabel`), as a schema with
+  /// `has: "one"` would (an admin transaction's `add-attr`; the admin client has no op for it).
+  func addHasOneLink(_ etype: String, _ label: String, to target: String, reverse reverseLabel: String) async throws {
+    let attr: JSON = [
+      "id": .string(newID()), "forward-identity": [.string(newID()), .string(etype), .string(label)],
+      "reverse-identity": [.string(newID()), .string(target), .string(reverseLabel)], "value-type": "ref",
+      "cardinality": "one", "unique?": false, "index?": false,
+    ]
+    let made = try await http(
+      "POST", "admin/transact", headers: ["app-id": app.id, "authorization": "Bearer \(app.adminToken)"],
+      body: ["steps": [["add-attr", attr]]])
+    #expect(made.status == 200, "\(made.text)")
+  }
 }
 
 /// A fresh entity id.

@@ -44,12 +44,12 @@ final class QueryRun {
         let singular = isSingular(node, label)
         let link = try childLink(node, label)
         guard case let .node(child) = link else {
-          object[label] = singular ? nil : .array([])
+          object[label] = singular ? absentSingular : .array([])
           continue
         }
         let rows = try queryOne(child, parent: e, pageInfo: nil)
         if singular {
-          object[label] = rows.first
+          object[label] = rows.first ?? absentSingular
         } else {
           object[label] = .array(rows)
         }
@@ -58,6 +58,9 @@ final class QueryRun {
     }
     return out
   }
+
+  /// What a has-one link with nothing linked is: left out, or `null` on the server.
+  var absentSingular: JSON? { store.absentSingularLinkIsNull ? .null : nil }
 
   func isSingular(_ node: FormNode, _ label: String) -> Bool {
     guard store.cardinalityInference else { return false }

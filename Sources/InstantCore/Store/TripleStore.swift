@@ -15,6 +15,9 @@ public struct TripleStore: Sendable {
   public internal(set) var attrs: AttrStore
   /// Whether child links the schema marks as has-one come back as one object instead of an array.
   public var cardinalityInference: Bool
+  /// Whether such a link with nothing linked comes back as `null` (the server's object trees:
+  /// the reference's `instaql-nodes->object-tree`) rather than left out (the client's results).
+  package var absentSingularLinkIsNull = false
 
   var symbols = SymbolTable()
   var objects: [JSON] = []
@@ -286,8 +289,10 @@ public struct TripleStore: Sendable {
     let all = triples.filter(keep)
     let attrs = self.attrs
     let inference = cardinalityInference
+    let absentIsNull = absentSingularLinkIsNull
     let clock = clientClock
     self = TripleStore(attrs: attrs, cardinalityInference: inference)
+    absentSingularLinkIsNull = absentIsNull
     clientClock = clock
     for t in all { index(t) }
     trimCapacity()

@@ -23,7 +23,8 @@ extension HTTPRoutes {
         let call = try await permsCheckCall(request, body)
         let query = try Self.bodyParam(body, "query")
         guard case .object = query else { throw Self.bodyParamMalformed("query", query) }
-        return try await call.app.adminQueryCheck(query, as: call.actor, rules: call.rules)
+        return try await call.app.adminQueryCheck(
+          query, as: call.actor, rules: call.rules, inference: body["inference?"]?.boolValue ?? false)
       }
     }
     router.post("/admin/transact") { request, _ in

@@ -17,8 +17,10 @@ extension AppDatabase {
 
   /// `POST /admin/query_perms_check`: `{check-results, result, rule-wheres}`. instant-local
   /// filters by rules after the query, so `rule-wheres` is always `null`.
-  func adminQueryCheck(_ q: JSON, as asker: Asker, rules override: PermissionRules?) throws(ServerError) -> JSON {
-    let (result, checks) = try adminQuery(q, as: asker, rules: debugRules(override), recording: true)
+  func adminQueryCheck(
+    _ q: JSON, as asker: Asker, rules override: PermissionRules?, inference: Bool = false
+  ) throws(ServerError) -> JSON {
+    let (result, checks) = try adminQuery(q, as: asker, rules: debugRules(override), recording: true, inference: inference)
     return ["check-results": .array(checks.map(\.queryResult)), "result": result, "rule-wheres": .null]
   }
 

@@ -57,7 +57,8 @@ extension AppDatabase {
   func tree(of result: ServerQueryResult, _ q: JSON, inference: Bool) throws(ServerError) -> JSON {
     var attrs = store.attrs
     if inference { attrs.linkIndex = attrs.inferredLinkIndex }
-    let visible = TripleStore(attrs: attrs, triples: result.triples, cardinalityInference: inference)
+    var visible = TripleStore(attrs: attrs, triples: result.triples, cardinalityInference: inference)
+    visible.absentSingularLinkIsNull = true
     do {
       return try visible.query(q).data
     } catch {

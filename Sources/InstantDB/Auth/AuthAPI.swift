@@ -51,42 +51,14 @@ struct AuthAPI: Sendable {
     return user
   }
 
-  /// POSTs `body` and returns the JSON answer; a non-200 answer throws the server's error
-  /// (``InstantClientError/Kind/authRejected``), a failed request ``InstantClientError/Kind/offline``
-  /// (``InstantClientError/Kind/cancelled`` if the calling task was cancelled), with the
-  /// networking error kept in ``InstantClientError/underlying``.
+  /// POSTs `body` and returns the JSON answer (refusals are
+  /// ``InstantClientError/Kind/authRejected``, with only their hint's record type: the server's
+  /// hint can echo the request, a code or a token).
   private func post(_ path: String, _ body: JSON) async throws(InstantClientError) -> JSON {
     var request = URLRequest(url: apiURI.appendingPathComponent(path))
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "content-type")
     request.httpBody = Data(body.serialized().utf8)
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await URLSession.shared.data(for: request)
-    } catch {
-      if error is CancellationError || (error as? URLError)?.code == .cancelled {
-        throw InstantClientError(.cancelled, "the request to \(apiURI.absoluteString)/\(path) was cancelled", underlying: error)
-      }
-      throw InstantClientError(
-        .offline, "could not reach \(apiURI.absoluteString)/\(path): \(error.localizedDescription)", underlying: error)
-    }
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    let answer: JSON
-    do {
-      answer = try JSON.parse(bytes: data)
-    } catch {
-      // Not JSON: a proxy's page, a cut-off body. Its text is not repeated (it could echo a token).
-      throw InstantClientError(
-        .authRejected, "the server's answer to \(path) (status \(status)) is not JSON", underlying: error)
-    }
-    guard status == 200 else {
-      // The server's hint can echo the request (a code, a token): only its record type is kept.
-      let hint: JSON? = answer["hint"]?["record-type"].map { ["record-type": $0] }
-      throw InstantClientError(
-        .authRejected, answer["message"]?.stringValue ?? "the server answered \(status)",
-        serverType: answer["type"]?.stringValue.map(ServerErrorType.init(rawValue:)), hint: hint)
-    }
-    return answer
+    return try await ServerCall(apiURI: apiURI, path: path, kind: .authRejected).send(request, recordTypeOnly: true)
   }
 }

@@ -49,30 +49,10 @@ struct StorageAPI: Sendable {
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
   }
 
-  /// Sends a request and returns its answer's `data`; a non-200 answer throws the server's error
-  /// (``InstantClientError/Kind/fileRejected``), a failed request ``InstantClientError/Kind/offline``
-  /// (``InstantClientError/Kind/cancelled`` if the calling task was cancelled).
+  /// Sends a request and returns its answer's `data` (refusals are
+  /// ``InstantClientError/Kind/fileRejected``).
   private func send(_ request: URLRequest, _ path: String) async throws(InstantClientError) -> JSON {
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await URLSession.shared.data(for: request)
-    } catch {
-      if error is CancellationError || (error as? URLError)?.code == .cancelled {
-        throw InstantClientError(.cancelled, "the request to \(apiURI.absoluteString)/\(path) was cancelled", underlying: error)
-      }
-      throw InstantClientError(
-        .offline, "could not reach \(apiURI.absoluteString)/\(path): \(error.localizedDescription)", underlying: error)
-    }
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    guard let answer = try? JSON.parse(bytes: data) else {
-      throw InstantClientError(.fileRejected, "the server's answer to \(path) (status \(status)) is not JSON")
-    }
-    guard status == 200 else {
-      throw InstantClientError(
-        .fileRejected, answer["message"]?.stringValue ?? "the server answered \(status)",
-        serverType: answer["type"]?.stringValue.map(ServerErrorType.init(rawValue:)), hint: answer["hint"])
-    }
+    let answer = try await ServerCall(apiURI: apiURI, path: path, kind: .fileRejected).send(request)
     guard let result = answer["data"], case .object = result else {
       throw InstantClientError(.fileRejected, "the server's answer to \(path) has no data")
     }

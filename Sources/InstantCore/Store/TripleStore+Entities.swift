@@ -31,6 +31,15 @@ extension TripleStore {
     return symbols[records[Int(r)].e]
   }
 
+  /// Every triple of `attr`, read from its value index (what filtering ``triples`` by attr gives,
+  /// in another order, without reading the rest of the store).
+  package func triples(withAttr attr: String) -> [Triple] {
+    guard let a = symbols.lookup(attr), let index = aev[a] else { return [] }
+    var out: [Triple] = []
+    for list in index.values { list.forEach { out.append(triple(at: $0)) } }
+    return out
+  }
+
   /// The entities that link to `target` through the ref attr `attr` (its reverse side).
   package func sources(linkingTo target: String, attr: String) -> [String] {
     guard let t = symbols.lookup(target), let a = symbols.lookup(attr), let slots = vae[t] else { return [] }

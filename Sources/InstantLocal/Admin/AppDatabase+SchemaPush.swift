@@ -93,7 +93,7 @@ extension AppDatabase {
     }
     guard let attr = store.attrs[attrID] else { return fail("attr-not-found") }
     job["attr_name"] = .string(attr.qualifiedName)
-    let values = store.triples.filter { $0.attr == attrID }
+    let values = store.triples(withAttr: attrID)
     job["work_estimate"] = .number(Double(values.count))
     var change: JSONObject = ["id": .string(attrID)]
     switch type {
@@ -111,7 +111,7 @@ extension AppDatabase {
     case "required":
       let etype = attr.forwardIdentity.etype
       let having = Set(values.filter { $0.value != .null }.map(\.entity))
-      let entities = store.attrs.primaryKey(etype).map { key in store.triples.filter { $0.attr == key.id }.map(\.entity) } ?? []
+      let entities = store.attrs.primaryKey(etype).map { key in store.triples(withAttr: key.id).map(\.entity) } ?? []
       let missing = entities.filter { !having.contains($0) }
       if !missing.isEmpty {
         return fail(

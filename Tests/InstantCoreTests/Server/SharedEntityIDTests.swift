@@ -34,3 +34,22 @@ struct SharedEntityIDTests {
     #expect(try client.query(q).data == full.data)
   }
 }
+
+/// `triples(withAttr:)` reads one attr's index: the same triples as filtering the whole store,
+/// after adds, retracts and deletes.
+struct TriplesWithAttrTests {
+  @Test func matchesAFilterOfTheStore() throws {
+    var store = SharedEntityIDTests.store()
+    let extra = "2c774801-bdb5-459b-bb04-07f7964a7e78"
+    try store.transact([
+      ["add-triple", .string(extra), "u-email", "x@example.com"], ["add-triple", .string(extra), "u-handle", "x"],
+      ["retract-triple", "1c774801-bdb5-459b-bb04-07f7964a7e77", "u-handle", "stopa"],
+    ])
+    for attr in ["u-id", "u-email", "u-handle", "s-email", "nope"] {
+      let indexed = store.triples(withAttr: attr).map(\.json).sorted { $0.serialized() < $1.serialized() }
+      let filtered = store.triples.filter { $0.attr == attr }.map(\.json).sorted { $0.serialized() < $1.serialized() }
+      #expect(indexed == filtered, "\(attr)")
+    }
+    #expect(store.triples(withAttr: "u-handle").map(\.entity) == [extra])
+  }
+}

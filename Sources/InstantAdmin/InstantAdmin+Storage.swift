@@ -24,6 +24,8 @@ extension InstantAdmin {
   /// /admin/storage/upload`.
   ///
   /// - Parameters:
+  ///   - path: where the file goes, e.g. `"reports/q1.pdf"`; rules read it as `data.path`.
+  ///   - data: the file's bytes.
   ///   - contentType: served with the file; `application/octet-stream` when not given.
   ///   - contentDisposition: served with the file; `inline` when not given.
   public func uploadFile(

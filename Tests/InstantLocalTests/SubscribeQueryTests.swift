@@ -99,7 +99,11 @@ struct SubscribeQueryTests {
 
   @Test("Stopping the server ends open streams: each gets its last chunk")
   func stopEndsStreams() async throws {
-    try await withInstantLocal { server in
+    // A long grace, so that a loaded machine cannot turn an ending the server gives into a cut:
+    // without the stream's shutdown hook, stop waits the whole grace and then cuts it.
+    var configuration = InstantLocalConfiguration.testing()
+    configuration.shutdownGrace = .seconds(15)
+    try await withInstantLocal(configuration: configuration) { server in
       let app = try server.apps.create(title: "Streams")
       let stream = Stream(port: try #require(await server.port), app: app)
       try await stream.open(["todos": [:]]) { session, _ in

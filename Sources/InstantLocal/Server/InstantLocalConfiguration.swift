@@ -45,6 +45,9 @@ public struct InstantLocalConfiguration: Sendable {
   /// How long a `$files` blob stays on disk after its row is gone (deleted, or replaced by an
   /// upload), so a backup taken meanwhile can still read it; then the sweep removes it.
   public var fileGracePeriod: Duration = .seconds(3600)
+  /// How long ``InstantLocalServer/stop()`` lets open connections end by themselves (sockets get
+  /// a close frame, `subscribe-query` streams their last chunk) before it cuts them.
+  public var shutdownGrace: Duration = .seconds(2)
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),

@@ -26,7 +26,6 @@ public actor InstantLocalServer {
   /// The running service group (stopped gracefully) and the task running it.
   private var running: (group: ServiceGroup, task: Task<Void, any Error>)?
   /// How long ``stop()`` waits for open sockets to close before cancelling them.
-  static let shutdownGrace = Duration.seconds(2)
   /// The bound port, once started.
   public private(set) var port: Int?
   /// Watches the rules file while the server runs.
@@ -85,15 +84,17 @@ public actor InstantLocalServer {
   }
 
   /// Stops a server started with ``start()`` and waits for it to finish; does nothing when it
-  /// is not running. Open sockets get a normal WebSocket close; those still open after two
-  /// seconds are cut.
+  /// is not running. Open sockets get a normal WebSocket close and `subscribe-query` streams
+  /// their last chunk; what is still open after ``InstantLocalConfiguration/shutdownGrace``
+  /// (2 s) is cut.
   public func stop() async {
     rulesWatcher?.cancel()
     rulesWatcher = nil
     guard let (group, task) = running else { return }
     await group.triggerGracefulShutdown()
+    let grace = configuration.shutdownGrace
     let deadline = Task {
-      try await Task.sleep(for: Self.shutdownGrace)
+      try await Task.sleep(for: grace)
       task.cancel()
     }
     if case let .failure(error) = await task.result, !(error is CancellationError) {

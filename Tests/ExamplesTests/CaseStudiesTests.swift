@@ -86,13 +86,23 @@ struct CaseStudiesTests {
       let ann = withDependencies { $0.defaultInstant = a } operation: { TileGameModel(name: "Ann", color: "red", board: "b1") }
       let bob = withDependencies { $0.defaultInstant = b } operation: { TileGameModel(name: "Bob", color: "blue", board: "b1") }
       _ = try await seen("both boards loaded") { !ann.$tiles.isLoading && !bob.$tiles.isLoading }
+      // Both paint the same new square at once: one entity, the same color on both boards.
+      // (Which paint reaches the server last, so wins, is a race: `paint` returns once queued.)
       try await ann.paint(x: 2, y: 3)
       try await bob.paint(x: 2, y: 3)
-      _ = try await seen("both see one blue square") {
-        ann.tiles.count == 1 && bob.tiles.count == 1 && ann.color(x: 2, y: 3) == "blue" && bob.color(x: 2, y: 3) == "blue"
+      _ = try await seen("both see one square, the same color") {
+        ann.tiles.count == 1 && bob.tiles.count == 1 && ann.color(x: 2, y: 3) != nil
+          && ann.color(x: 2, y: 3) == bob.color(x: 2, y: 3)
       }
-      try await bob.paint(x: 2, y: 3)
-      _ = try await seen("Bob's second paint clears it for both") { ann.tiles.isEmpty && bob.tiles.isEmpty }
+      // The later paint wins: Bob paints over a square he has seen Ann paint.
+      try await ann.paint(x: 4, y: 5)
+      _ = try await seen("Bob sees Ann's red square") { bob.color(x: 4, y: 5) == "red" }
+      try await bob.paint(x: 4, y: 5)
+      _ = try await seen("both see it blue") { ann.color(x: 4, y: 5) == "blue" && bob.color(x: 4, y: 5) == "blue" }
+      try await bob.paint(x: 4, y: 5)
+      _ = try await seen("Bob's second paint clears it for both") {
+        ann.color(x: 4, y: 5) == nil && bob.color(x: 4, y: 5) == nil && ann.tiles.count == 1 && bob.tiles.count == 1
+      }
 
       bob.moveSelection(dx: 1, dy: 1)
       bob.moveSelection(dx: 100, dy: -100)

@@ -44,6 +44,8 @@ extension HTTPRoutes {
       logger.warning("a subscribe-query stream's unread messages passed \(maxQueuedBytes) bytes (\(queued)): closing it")
     }
     await app.openQueryStream(id: id, sink: sink, asker: actor, q: query, inference: inference)
+    let streams = openStreams
+    streams.add(id, sink)
     let body = ResponseBody { writer in
       // An idle stream sends a comment now and then: a write to a reader that went away fails,
       // and the session ends.
@@ -73,6 +75,7 @@ extension HTTPRoutes {
       } catch {
         logger.debug("subscribe-query stream \(id) ended: \(error)")
       }
+      streams.remove(id)
       await app.closeSession(id)
     }
     return Response(

@@ -21,6 +21,9 @@ struct HTTPRoutes: Sendable {
   /// noticed (``InstantLocalConfiguration/pingInterval``).
   var streamHeartbeat: Duration = .seconds(15)
 
+  /// The `subscribe-query` streams open now, which the server ends when it stops.
+  var openStreams = OpenStreams()
+
   func register(on router: Router<BasicRequestContext>) {
     router.add(middleware: ConnectionCloseMiddleware())
     router.add(

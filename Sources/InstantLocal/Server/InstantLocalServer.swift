@@ -30,6 +30,8 @@ public actor InstantLocalServer {
   public private(set) var port: Int?
   /// Watches the rules file while the server runs.
   private var rulesWatcher: Task<Void, Never>?
+  /// The `subscribe-query` streams open now: ``stop()`` ends them.
+  let openStreams = OpenStreams()
 
   /// Opens the storage; call ``start()`` or ``run(onListening:)`` to serve.
   public init(
@@ -91,6 +93,7 @@ public actor InstantLocalServer {
     rulesWatcher?.cancel()
     rulesWatcher = nil
     guard let (group, task) = running else { return }
+    openStreams.finishAll()
     await group.triggerGracefulShutdown()
     let grace = configuration.shutdownGrace
     let deadline = Task {
@@ -207,6 +210,7 @@ public actor InstantLocalServer {
     var routes = HTTPRoutes(registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes)
     routes.maxQueuedBytes = configuration.maxQueuedBytes
     routes.streamHeartbeat = configuration.pingInterval
+    routes.openStreams = openStreams
     routes.register(on: router)
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(

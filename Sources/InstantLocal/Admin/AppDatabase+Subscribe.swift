@@ -9,8 +9,10 @@ extension AppDatabase {
   /// (or the `error` a bad query gets); later results come as `refresh-ok`, as on any session,
   /// until ``closeSession(_:)``.
   func openQueryStream(id: String, sink: SessionSink, asker: Asker, q: JSON, inference: Bool) {
-    var record = SessionRecord(
-      id: id, sink: sink, features: SessionFeatures(), asker: asker, attrsVersionSent: attrsVersion)
+    // Like a modern client's socket, a stream hears of the attrs only when they change.
+    var features = SessionFeatures()
+    features.skipAttrs = true
+    var record = SessionRecord(id: id, sink: sink, features: features, asker: asker, attrsVersionSent: attrsVersion)
     record.resultShape = .tree(inference: inference)
     sessions[id] = record
     let initMessage: JSON = ["op": "sse-init", "machine-id": .string(Self.instanceID), "session-id": .string(id)]

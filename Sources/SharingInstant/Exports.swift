@@ -16,10 +16,32 @@
 // Sharing: Point-Free's swift-sharing with the `PointFreeSharing` trait, else the stand-in that
 // mirrors its API. This is the only place that chooses; every other file uses the names alone.
 #if PointFreeSharing
-  @_exported import Sharing
+  @_spi(References) @_exported import Sharing
 #else
-  @_exported import SharingStandIn
+  @_spi(References) @_exported import SharingStandIn
 #endif
+
+/// A collection key's weak hold on the reference behind its `@Shared`: Sharing's
+/// `Shared.reference`, public under its `References` SPI, which is why this lives beside the import.
+/// Taking the reference's own lock is what lets a key give it a value and see what it holds in one
+/// step, with no edit's closure in between (see `CollectionSession`).
+final class HeldReference<Value>: @unchecked Sendable {
+  // Set once in `init`; a weak reference is read atomically.
+  private weak var reference: (any MutableReference<Value>)?
+
+  init(_ shared: Shared<Value>) { reference = shared.reference }
+
+  /// The value the reference holds (read under its lock); `nil` when it is gone.
+  var value: Value? { reference?.wrappedValue }
+
+  /// Runs `body` on the value under the reference's lock (Sharing then saves through the key, as
+  /// after any `withLock`); false, without running it, when the reference is gone.
+  func withLock(_ body: (inout Value) -> Void) -> Bool {
+    guard let reference else { return false }
+    reference.withLock(body)
+    return true
+  }
+}
 
 // Whole modules where the module is the API an app codes against: Sharing (or its stand-in) is
 // `@Shared` itself, as `import Sharing` gives it to swift-sharing's users, and InstantDB is the

@@ -9,7 +9,8 @@
 @dynamicMemberLookup
 public struct Shared<Value>: @unchecked Sendable {
   // References guard their state with a lock; the struct only holds one.
-  let reference: any MutableReference<Value>
+  /// The storage behind this value (swift-sharing's SPI of the same name).
+  @_spi(References) public let reference: any MutableReference<Value>
 
   init(reference: any MutableReference<Value>) { self.reference = reference }
 

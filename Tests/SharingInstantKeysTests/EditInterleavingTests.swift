@@ -10,9 +10,9 @@ import Testing
 /// seams, not by sleeps (one test waits for the key to go quiet before it forces the interleaving):
 /// the result reaches the key while the closure runs (and waits for Sharing's
 /// lock), or it is shown after the closure returned and before the key's `save` looks at the edit.
-/// Each also runs with the key diffing against the newest value it showed (`.newestShown`, the
-/// design before issue 19), which must destroy the other device's data: the proof that the seam
-/// really puts the result inside the edit.
+/// Each also runs with the deliberately broken key (`hooks.unexchanged`: values set plainly, an edit
+/// diffed against the value given last), which must destroy the other device's data: the proof
+/// that the seam really puts the result inside the edit.
 @Suite("An edit never destroys what arrived while it was made", .timeLimit(.minutes(2)))
 struct EditInterleavingTests {
   @Test("A create elsewhere is not deleted", arguments: Interleaving.allCases, Run.allCases)
@@ -21,7 +21,7 @@ struct EditInterleavingTests {
       let x = Todo(title: "x")
       try await a.transact(.create("todos", .id(x.id), ["title": "x", "done": false])).synced()
       let y = InstantID.make()
-      let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 1 }
+      let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 1 }
 
       try await edit(todos, key, interleaving, run, change: {
         try await a.transact(.create("todos", .id(y), ["title": "y", "done": false])).synced()
@@ -43,7 +43,7 @@ struct EditInterleavingTests {
   func attributeElsewhere(_ interleaving: Interleaving, _ run: Run) async throws {
     try await KeysServer.withTwoClients { a, b in
       let (x, w) = try await twoTodos(a, "x", "w")
-      let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 2 }
+      let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 2 }
 
       try await edit(todos, key, interleaving, run, change: {
         try await a.transact([
@@ -67,7 +67,7 @@ struct EditInterleavingTests {
   func deletedElsewhere(_ interleaving: Interleaving, _ run: Run) async throws {
     try await KeysServer.withTwoClients { a, b in
       let (x, z) = try await twoTodos(a, "x", "z")
-      let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 2 }
+      let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 2 }
 
       try await edit(todos, key, interleaving, run, change: {
         try await a.transact(.delete("todos", .id(z.id))).synced()
@@ -88,7 +88,7 @@ struct EditInterleavingTests {
   func linkElsewhere(_ interleaving: Interleaving, _ run: Run) async throws {
     try await KeysServer.withTwoClients { a, b in
       let (one, two, p, q) = try await twoAuthorsTwoPosts(a)
-      let (posts, key) = try await syncKey(Schema.posts.with(\.author), b, run.base) { $0.count == 2 }
+      let (posts, key) = try await syncKey(Schema.posts.with(\.author), b, run) { $0.count == 2 }
 
       try await edit(posts, key, interleaving, run, change: {
         try await a.transact([
@@ -111,7 +111,7 @@ struct EditInterleavingTests {
   func linkedAttributeElsewhere(_ interleaving: Interleaving, _ run: Run) async throws {
     try await KeysServer.withTwoClients { a, b in
       let (one, _, p, q) = try await twoAuthorsTwoPosts(a)
-      let (posts, key) = try await syncKey(Schema.posts.with(\.author), b, run.base) { $0.count == 2 }
+      let (posts, key) = try await syncKey(Schema.posts.with(\.author), b, run) { $0.count == 2 }
 
       try await edit(posts, key, interleaving, run, change: {
         try await a.transact(.update("profiles", .id(one), ["handle": "one renamed"])).synced()
@@ -139,7 +139,7 @@ struct EditInterleavingTests {
       ]).synced()
       let y = InstantID.make()
       let new = Todo(title: "new")
-      let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 2 }
+      let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 2 }
 
       try await edit(todos, key, interleaving, run, change: {
         try await a.transact(.create("todos", .id(y), ["title": "y", "done": false])).synced()
@@ -157,21 +157,17 @@ struct EditInterleavingTests {
   }
 
   @Test(
-    "A row that arrived a moment before an edit removing it: deleted when this device wrote it, kept when another did",
-    arguments: Interleaving.allCases, [Run.background, .mainThread, .unreadable])
+    "A row removed a moment after it arrived is deleted, whoever wrote it, while another result lands",
+    arguments: Interleaving.allCases, Run.allCases)
   func deleteOfARowJustArrived(_ interleaving: Interleaving, _ run: Run) async throws {
     // `transact` then `withLock { remove }` at once, as a script or the tiles demo under a fast
-    // hand does, while one more result lands before the save. Every value is taken at one frozen
-    // instant, so the value before the row arrived counts as recent: an edit stalled since then
-    // could have started from it.
+    // hand does, while one more result lands inside the edit. The edit saw the row, so its delete
+    // is the user's: written, whichever device made the row.
     for writer in ["this device", "another device"] {
       try await KeysServer.withTwoClients { a, b in
         let x = Todo(title: "x")
         try await a.transact(.create("todos", .id(x.id), ["title": "x", "done": false])).synced()
-        let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 1 }
-        let frozen = ContinuousClock.now
-        key.session.now = { frozen }
-        b.setOwnWritesClock { frozen }
+        let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 1 }
         let t = Todo(title: "t")
         try await (writer == "this device" ? b : a).transact(.create("todos", .id(t.id), ["title": "t", "done": false])).synced()
         try await eventually("t is shown") { todos.wrappedValue[id: t.id] != nil }
@@ -182,19 +178,63 @@ struct EditInterleavingTests {
         try await quiet(key)
         let y = InstantID.make()
 
-        key.session.hooks.unreadable = run == .unreadable
         try await edit(todos, key, interleaving, run, change: {
           try await a.transact(.create("todos", .id(y), ["title": "y", "done": false])).synced()
         }, arrived: { $0[id: y] != nil }, { $0.remove(id: t.id) })
 
         try await allSynced(b)
         let rows = try await byID(serverRows(a, "todos"))
-        #expect(rows[y] != nil, "\(writer): y, which arrived during the edit, is kept")
-        if writer == "this device" {
-          #expect(rows[t.id] == nil, "this device's own row is deleted")
+        #expect(rows[t.id] == nil, "\(writer): the edit saw t and removed it")
+        if run == .naive {
+          #expect(rows[y] == nil, "the naive diff deletes y")
         } else {
-          #expect(rows[t.id] != nil, "another device's row, maybe unseen by the edit, is kept")
+          #expect(rows[y] != nil, "\(writer): y, which arrived during the edit, is kept")
         }
+      }
+    }
+  }
+
+  @Test("Two threads' edits, then a result, then their saves: one write of both, nothing else", arguments: [Run.background, .naive])
+  func twoEditsBetweenResults(_ run: Run) async throws {
+    // Both closures run before the key looks (their saves wait); a result from another device
+    // then reaches the key. What the reference holds then is both edits on the value the key gave.
+    try await KeysServer.withTwoClients { a, b in
+      let (x, w) = try await twoTodos(a, "x", "w")
+      let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 2 }
+      let y = InstantID.make()
+      let saving = Counter()
+      let shown = Gate()
+      let writes = Locked<[[InstaMLOp]]>([])
+      key.session.hooks.willWrite = { ops in writes.withValue { $0.append(ops) } }
+      key.session.hooks.didShow = { if $0[id: y] != nil { shown.open() } }
+      key.session.hooks.willSave = { _ in
+        saving.increment()
+        try? shown.wait("the other device's result is shown")
+      }
+      async let first: Void = onThread { todos.withLock { $0[id: x.id]?.done = true } }
+      async let second: Void = onThread { todos.withLock { $0[id: w.id]?.title = "w, edited" } }
+      try await eventually("both edits reached their saves") { saving.value == 2 }
+      try await a.transact(.create("todos", .id(y), ["title": "y", "done": false])).synced()
+      try shown.wait("the other device's result is shown")
+      _ = try await (first, second)
+      key.session.hooks = .init(unexchanged: run == .naive)
+      try await todos.save()
+
+      try await allSynced(b)
+      let rows = try await byID(serverRows(a, "todos"))
+      if run == .naive {
+        #expect(rows[y] == nil, "the naive diff deletes y")
+        return
+      }
+      #expect(rows[x.id]?["done"] == true)
+      #expect(rows[w.id]?["title"] == "w, edited")
+      #expect(rows[y] != nil, "y, which arrived after both closures, is kept")
+      let sent = writes.value
+      #expect(sent.count == 1, "one write of both edits: \(sent)")
+      #expect(!sent.joined().contains { $0.action == .delete || $0.action == .create }, "only the two updates: \(sent)")
+      try await eventually("the key shows both edits and y") {
+        todos.wrappedValue[id: x.id]?.done == true && todos.wrappedValue[id: w.id]?.title == "w, edited"
+          && todos.wrappedValue[id: y] != nil
       }
     }
   }
@@ -205,7 +245,7 @@ struct EditInterleavingTests {
     // saves first; then thread 1 saves its value, which lacks w's change.
     try await KeysServer.withTwoClients { a, b in
       let (x, w) = try await twoTodos(a, "x", "w")
-      let (todos, key) = try await syncKey(Schema.todos, b, run.base) { $0.count == 2 }
+      let (todos, key) = try await syncKey(Schema.todos, b, run) { $0.count == 2 }
       let firstSaving = Gate()
       let secondSaved = Gate()
       key.session.hooks.willSave = { value in
@@ -218,7 +258,7 @@ struct EditInterleavingTests {
       try await onThread { todos.withLock { $0[id: w.id]?.done = true } }
       secondSaved.open()
       try await first
-      key.session.hooks = .init()
+      key.session.hooks = .init(unexchanged: run == .naive)
       try await todos.save()
 
       try await allSynced(b)
@@ -236,13 +276,9 @@ struct EditInterleavingTests {
   func strayReference() async throws {
     try await KeysServer.withTwoClients { a, _ in
       let key = InstantSyncKey(Schema.todos, client: a)
-      let reading = ReferenceReadBack.reading(
-        of: IdentifiedArrayOf<Todo>(), read: { Shared(wrappedValue: [], key).wrappedValue },
-        sameStorage: ReferenceReadBack.sameStorage, convert: { $0 })
-      guard case .unknown = reading else {
-        Issue.record("a read-back that made a new reference must be unknown, got \(reading)")
-        return
-      }
+      let probe = ReferenceReadBack.Probe()
+      _ = ReferenceReadBack.$probe.withValue(probe) { Shared(wrappedValue: [], key).wrappedValue }
+      #expect(probe.madeStray, "the read-back made a new reference, and the probe says so")
       #expect(!key.session.isSubscribed, "the stray reference did not subscribe")
     }
   }
@@ -255,12 +291,8 @@ struct EditInterleavingTests {
     case background
     /// The main thread, as the README's `@MainActor @Observable` model's.
     case mainThread
-    /// A thread of its own, the key diffing against the newest value it showed (the broken design).
+    /// A thread of its own, with the deliberately broken key (`hooks.unexchanged`).
     case naive
-    /// A thread of its own, the key unable to read its reference back (as with swift-sharing on a
-    /// thread outside the test's dependency context).
-    case unreadable
-    var base: DiffBase { self == .naive ? .newestShown : .edited }
     var testDescription: String { rawValue }
   }
 
@@ -273,15 +305,17 @@ struct EditInterleavingTests {
     var testDescription: String { rawValue }
   }
 
-  /// A sync key of `client` and the `@Shared` over it, once its value satisfies `loaded`.
+  /// A sync key of `client` and the `@Shared` over it, once its value satisfies `loaded` and the key
+  /// holds its reference (the broken key never does).
   private func syncKey<E: EntityIdentifiable & Equatable>(
-    _ entityKey: EntityKey<E>, _ client: InstantClient, _ base: DiffBase,
+    _ entityKey: EntityKey<E>, _ client: InstantClient, _ run: Run,
     loaded: @escaping @Sendable (IdentifiedArrayOf<E>) -> Bool
   ) async throws -> (Shared<IdentifiedArrayOf<E>>, InstantSyncKey<E>) {
     let key = InstantSyncKey(entityKey, client: client)
-    key.session.diffBase = base
+    key.session.hooks.unexchanged = run == .naive
     let shared = Shared(wrappedValue: [], key)
     try await eventually("loaded") { loaded(shared.wrappedValue) }
+    if run != .naive { try await eventually("the key holds its reference") { key.session.holdsReference } }
     return (shared, key)
   }
 
@@ -320,7 +354,7 @@ struct EditInterleavingTests {
       try await on(run) { shared.withLock(edit) }
       try reached.wait("the other device's result is shown before the save")
     }
-    key.session.hooks = .init()
+    key.session.hooks = .init(unexchanged: run == .naive)
     try await shared.save()
   }
 
@@ -328,7 +362,7 @@ struct EditInterleavingTests {
   private func quiet<E: EntityIdentifiable & Equatable>(_ key: InstantSyncKey<E>) async throws {
     let shows = Counter()
     key.session.hooks.didShow = { _ in shows.increment() }
-    defer { key.session.hooks = .init() }
+    defer { key.session.hooks.didShow = nil }
     var last = -1
     while last != shows.value {
       last = shows.value
@@ -361,8 +395,13 @@ struct EditInterleavingTests {
   }
 }
 
-extension DiffBase: CustomTestStringConvertible {
-  public var testDescription: String { "\(self)" }
+/// A value several threads read and change.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var _value: Value
+  init(_ value: Value) { _value = value }
+  var value: Value { lock.withLock { _value } }
+  func withValue<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&_value) } }
 }
 
 /// A one-shot signal a blocked thread waits on, with a time limit (a missed interleaving fails

@@ -49,26 +49,15 @@ package struct KeysStress: Sendable {
     }
     defer { watching.cancel() }
     let trace = NIOLockedValueBox([String]())
-    KeyEditStatistics.observer = { reading, ops in
-      let line = "\(reading): " + ops.map { "\($0.action) \($0.entity) \($0.args.map { "\($0)" } ?? "")" }.joined(separator: "; ")
-      trace.withLockedValue { $0.append(line) }
-    }
-    defer { KeyEditStatistics.observer = nil }
-    let before = KeyEditStatistics.current
     let outcome: Result<KeysStressReport, any Error>
     switch scenario {
-    case .todos, .window: outcome = await Result { try await todos(writer: writer, editor: editor, reader: reader) }
-    case .nested: outcome = await Result { try await nested(writer: writer, editor: editor, reader: reader) }
+    case .todos, .window: outcome = await Result { try await todos(writer: writer, editor: editor, reader: reader, trace: trace) }
+    case .nested: outcome = await Result { try await nested(writer: writer, editor: editor, reader: reader, trace: trace) }
     }
     // Shut down before the next seed's run starts, not in a task left running beside it.
     for client in clients { await client.shutdown() }
     await server.stop()
-    var report = try outcome.get()
-    let after = KeyEditStatistics.current
-    report.editsMeetingResults = after.editsMeetingResults - before.editsMeetingResults
-    report.withheldParts = after.withheldParts - before.withheldParts
-    report.editsBesideOtherEdits = after.editsBesideOtherEdits - before.editsBesideOtherEdits
-    report.editsUnread = after.editsUnread - before.editsUnread
+    let report = try outcome.get()
     if !report.passed, ProcessInfo.processInfo.environment["KEYS_STRESS_TRACE"] != nil {
       for id in report.damagedIDs {
         for line in trace.withLockedValue({ $0 }) where line.contains(id) {
@@ -93,11 +82,14 @@ package struct KeysStress: Sendable {
 
   // MARK: Todos and the window
 
-  private func todos(writer: InstantClient, editor: InstantClient, reader: InstantClient) async throws -> KeysStressReport {
+  private func todos(
+    writer: InstantClient, editor: InstantClient, reader: InstantClient, trace: NIOLockedValueBox<[String]>
+  ) async throws -> KeysStressReport {
     let window = scenario == .window
     var key = StressSchema.todos
     if window { key = key.where(\.done, .eq(false)).orderBy(\.n, .asc).limit(10) }
-    let todos = Shared(wrappedValue: [], InstantSyncKey(key, client: editor, diffBase: naive ? .newestShown : .edited))
+    let syncKey = self.syncKey(key, editor, trace)
+    let todos = Shared(wrappedValue: [], syncKey)
     var model = TodoWriterModel()
     var rng = SplitMix(seed: seed).derived(1)
     // A first page of rows, so the editor has something to edit from the start.
@@ -137,18 +129,32 @@ package struct KeysStress: Sendable {
     }.keys
     return report(
       damage: [("deleted by edits", Array(deletedIDs)), ("written back", Array(writtenBackIDs)), ("re-created", Array(recreatedIDs))],
-      lost: Array(lostIDs), edits: editCount, writerOps: ops, rows: rows.count)
+      lost: Array(lostIDs), edits: editCount, statistics: syncKey.statistics, writerOps: ops, rows: rows.count)
+  }
+
+  /// The editor's key; `naive` makes it the deliberately broken one. Its writes go to `trace`.
+  private func syncKey<Entity>(
+    _ key: EntityKey<Entity>, _ client: InstantClient, _ trace: NIOLockedValueBox<[String]>
+  ) -> InstantSyncKey<Entity> {
+    let syncKey = InstantSyncKey(key, client: client)
+    syncKey.hooks.unexchanged = naive
+    syncKey.hooks.willWrite = { (ops: [InstaMLOp]) in
+      let line = ops.map { "\($0.action) \($0.entity) \($0.args.map { "\($0)" } ?? "")" }.joined(separator: "; ")
+      trace.withLockedValue { $0.append(line) }
+    }
+    return syncKey
   }
 
   // MARK: Nested
 
-  private func nested(writer: InstantClient, editor: InstantClient, reader: InstantClient) async throws -> KeysStressReport {
+  private func nested(
+    writer: InstantClient, editor: InstantClient, reader: InstantClient, trace: NIOLockedValueBox<[String]>
+  ) async throws -> KeysStressReport {
     var rng = SplitMix(seed: seed).derived(1)
     var model = PostWriterModel(rng: &rng)
     try await writer.transact(model.setup())
-    let posts = Shared(
-      wrappedValue: [],
-      InstantSyncKey(StressSchema.posts.with(\.author), client: editor, diffBase: naive ? .newestShown : .edited))
+    let syncKey = self.syncKey(StressSchema.posts.with(\.author), editor, trace)
+    let posts = Shared(wrappedValue: [], syncKey)
     let postCount = model.authors.count
     try await waitUntil("the editor's key loaded") { posts.wrappedValue.count == postCount }
 
@@ -187,15 +193,18 @@ package struct KeysStress: Sendable {
     let lostIDs = written.withLockedValue { $0 }.filter { post, content in rows[post]?["content"]?.stringValue != content }.keys
     return report(
       damage: [("posts deleted by edits", Array(deletedIDs)), ("posts moved back", Array(movedBackIDs)), ("handles written back", Array(handleIDs))],
-      lost: Array(lostIDs), edits: editCount, writerOps: ops, rows: rows.count)
+      lost: Array(lostIDs), edits: editCount, statistics: syncKey.statistics, writerOps: ops, rows: rows.count)
   }
 
   /// A report of this run: each kind of damage with the ids it hit, and the editor's lost edits.
-  private func report(damage: [(String, [String])], lost: [String], edits: Int, writerOps: Int, rows: Int) -> KeysStressReport {
+  private func report(
+    damage: [(String, [String])], lost: [String], edits: Int, statistics: KeyEditStatistics, writerOps: Int, rows: Int
+  ) -> KeysStressReport {
     KeysStressReport(
       scenario: scenario, seed: seed, intervalMilliseconds: intervalMilliseconds,
-      damage: damage.map { ($0.0, $0.1.count) }, ownEditsLost: lost.count, edits: edits, editsMeetingResults: 0,
-      withheldParts: 0, writerOps: writerOps, rows: rows, damagedIDs: damage.flatMap(\.1) + lost)
+      damage: damage.map { ($0.0, $0.1.count) }, ownEditsLost: lost.count, edits: edits,
+      editsMetByResults: statistics.editsMetByResults, writes: statistics.writes, writerOps: writerOps, rows: rows,
+      damagedIDs: damage.flatMap(\.1) + lost)
   }
 
   // MARK: Driving

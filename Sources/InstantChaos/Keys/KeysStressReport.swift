@@ -9,13 +9,11 @@ package struct KeysStressReport: Sendable, CustomStringConvertible {
   /// Rows the editor wrote last whose value on the server is not what it wrote.
   package var ownEditsLost: Int
   package var edits: Int
-  /// Edits saved after a value reached the reference during them (the race issue 19 is about).
-  package var editsMeetingResults: Int
-  /// Parts of those edits withheld as ambiguous.
-  package var withheldParts: Int
-  /// Edits beside another unsaved edit, and edits whose `@Shared` could not be read back.
-  package var editsBesideOtherEdits = 0
-  package var editsUnread = 0
+  /// Times a result reached the key while an edit was in its reference and not yet saved (the race
+  /// issue 19 is about).
+  package var editsMetByResults: Int
+  /// Writes the key made of the edits.
+  package var writes: Int
   package var writerOps: Int
   package var rows: Int
   /// The ids of the rows counted as damage or as own edits lost.
@@ -26,8 +24,7 @@ package struct KeysStressReport: Sendable, CustomStringConvertible {
   package var description: String {
     let damage = damage.map { "\($0.kind): \($0.count)" }.joined(separator: ", ")
     return "\(scenario) seed \(seed), edits every \(intervalMilliseconds) ms: \(damage), own edits lost: \(ownEditsLost)"
-      + " · \(edits) edits, \(editsMeetingResults) met a concurrent result, \(withheldParts) parts withheld"
-      + (editsBesideOtherEdits + editsUnread > 0 ? ", \(editsBesideOtherEdits) beside another edit, \(editsUnread) unread" : "")
+      + " · \(edits) edits in \(writes) writes, \(editsMetByResults) met by a result"
       + " · writer: \(writerOps) writes, \(rows) rows · \(passed ? "PASS" : "FAIL")"
   }
 }

@@ -30,7 +30,6 @@ public final class InstantClient: Sendable {
   /// Where the signed-in user is kept (next to the database).
   let userFile: UserFile
   /// The entities this client's writes named lately.
-  private let ownWrites = OwnWrites()
 
   /// A client for the app `appId`. It reads its local database at once and connects in the
   /// background; nothing waits for the network.
@@ -151,7 +150,6 @@ public final class InstantClient: Sendable {
   /// or ``InstantClientError/Kind/shutDown``.
   @discardableResult
   public func transact(_ ops: [InstaMLOp]) async throws(InstantClientError) -> WriteReceipt {
-    ownWrites.record(ops)
     let id = try await reactor.transact(ops)
     return WriteReceipt(id: id, reactor: reactor)
   }
@@ -160,18 +158,6 @@ public final class InstantClient: Sendable {
   @discardableResult
   public func transact(_ op: InstaMLOp) async throws(InstantClientError) -> WriteReceipt {
     try await transact([op])
-  }
-
-  /// When a write of this client (``transact(_:)``, from any key or caller) last named entity `id`
-  /// of `etype` in a step that may create it (a `create`, an update or merge that may upsert, a
-  /// link); `nil` when none did in the last five seconds.
-  package func lastCreatingWrite(_ etype: String, id: String) -> ContinuousClock.Instant? {
-    ownWrites.last(etype, id)
-  }
-
-  /// Runs ``lastCreatingWrite(_:id:)``'s memory on `clock`, for tests that freeze a key's clock.
-  package func setOwnWritesClock(_ clock: @escaping @Sendable () -> ContinuousClock.Instant) {
-    ownWrites.setClock(clock)
   }
 
   /// Writes not yet folded into every query, oldest first.

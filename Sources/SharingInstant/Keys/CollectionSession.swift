@@ -1,32 +1,62 @@
+import Dependencies
 import Foundation
 import IdentifiedCollections
 import InstantCore
 import InstantDB
 import Logging
 
-/// The state behind one collection key's shared reference: the live query, the values an edit may
-/// have started from (``EditBases``: what `withLock` edits are diffed against), and the chain of
-/// writes that keeps this key's saves in order. It speaks in `IdentifiedArrayOf<Entity>` and
-/// callbacks, so keys whose value is another collection (`[Entity]`) convert at their edge.
+/// The state behind one collection key's shared reference: the live query, what the key gave the
+/// reference, and the chain of writes that keeps this key's edits in order.
+///
+/// **Exact starts.** Sharing runs a `withLock` closure under the reference's lock and calls the
+/// key's `save` after releasing it, so a server result can reach the reference between the two.
+/// The key therefore never diffs the value `save` is given. Once it holds the reference
+/// (``HeldReference``, found when the first edit is saved), every value goes in under the
+/// reference's own lock, and there the key looks at what the reference holds: the very value the
+/// key gave it (same storage), or — when closures ran since — those closures' result, which
+/// started from exactly that given value, since nothing else changes the reference. Those edits are
+/// then written (the diff of the two) and the new value is shown with them on top. A `save` does the
+/// same without a new value. So every edit is written once, against its own start, whatever
+/// arrived meanwhile, on whichever thread; see docs/keys.md.
 ///
 /// Every mutable property is read and written under `lock`, which makes `@unchecked Sendable`
-/// sound. Values reach the `@Shared` under that lock too, so the reference takes them in the order
-/// ``EditBases`` records them.
-final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecked Sendable {
-  typealias Value = IdentifiedArrayOf<Entity>
-  /// What a load or subscription delivers: a value, or an error; `nil` keeps the initial value.
+/// sound. The lock is taken before the reference's, never after it.
+final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
+  typealias Entity = Value.Entity
+  typealias Collection = IdentifiedArrayOf<Entity>
+  /// What a subscription delivers: a value, or an error.
   typealias Delivery = @Sendable (Result<Value?, any Error>) -> Void
 
   let client: InstantClient
   let key: EntityKey<Entity>
+  /// How the subscription's values reach the `@Shared` (see ``KeyDelivery``).
+  let delivery: KeyDelivery
   private let lock = NSRecursiveLock()
-  /// The values given to the reference that an edit may have started from.
-  private var bases = EditBases<Entity>()
+
+  /// The value the reference holds as far as the key has seen: the last value it gave, or the
+  /// result of edits it has found and written since. `nil` before the key knows any.
+  private var given: Value?
+  /// Whether ``given`` is a value the key made (its buffer is then no one else's), not the
+  /// `@Shared`'s initial value.
+  private var givenByKey = false
+  /// Makes the `@Shared` over this key again: Sharing keeps one reference per key id, so it finds
+  /// the key's own. `nil` for a read-only key, which no edit reaches.
+  private let readBack: (@Sendable (CollectionSession) -> Shared<Value>)?
+  /// The reference, once the key has found it (at the first edit's save).
+  private var reference: HeldReference<Value>?
+  /// The dependencies the reference was made in, where reading it back finds it.
+  private var dependencies: DependencyValues.Continuation?
+  /// True while the key has the reference's lock: the `save` Sharing calls after it is the key's own.
+  private var exchanging = false
+  /// Whether `subscribe` has returned to the reference being made.
+  private var subscribed = false
+  private var _statistics = KeyEditStatistics()
+
   /// The last result's entities by id, with the JSON each was decoded from.
   private var decoded: [String: (json: JSON, entity: Entity)] = [:]
   private var lastWrite: Task<Void, Never>?
-  /// Writes are numbered as they start and end in that order; a user-initiated `save` waits for
-  /// the number that had started when it was called (resumed by the write itself, no extra task).
+  /// Writes are numbered as they start and end in that order; a `save` waits for the number that
+  /// had started when it was called (resumed by the write itself, no extra task).
   private var writesStarted = 0
   private var writesEnded = 0
   private var writesInFlight: Int { writesStarted - writesEnded }
@@ -38,24 +68,20 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   private var shownSequence = 0
   private var rejection: (any Error)?
   /// Why this key's last write could not be queued (encoding, or the client refused it), until a
-  /// later write is queued: what a user-initiated `save()` throws.
+  /// later write is queued: what `save()` throws.
   private var unqueued: (any Error)?
   private var subscriber: Delivery?
-  /// Whether the live subscription has delivered a result (after which a load only repeats it),
-  /// and the error it reported last, if its last delivery ended with one.
-  private var subscriptionDelivered = false
-  private var lastDeliveredFailure: (any Error)?
   private static var logger: Logger { Logger(label: "sharing-instant") }
-  /// How the subscription's values reach the `@Shared` (see ``KeyDelivery``).
-  let delivery: KeyDelivery
   private var _hooks = CollectionSessionHooks<Entity>()
-  private var _diffBase = DiffBase.edited
-  private var _now: @Sendable () -> ContinuousClock.Instant = { .now }
 
-  init(client: InstantClient, key: EntityKey<Entity>, delivery: KeyDelivery = .immediate) {
+  init(
+    client: InstantClient, key: EntityKey<Entity>, delivery: KeyDelivery = .immediate,
+    readBack: (@Sendable (CollectionSession) -> Shared<Value>)?
+  ) {
     self.client = client
     self.key = key
     self.delivery = delivery
+    self.readBack = readBack
   }
 
   // MARK: Seams
@@ -66,141 +92,200 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     set { lock.withLock { _hooks = newValue } }
   }
 
-  /// What edits are diffed against (a test seam; apps keep ``DiffBase/edited``).
-  package var diffBase: DiffBase {
-    get { lock.withLock { _diffBase } }
-    set { lock.withLock { _diffBase = newValue } }
-  }
-
-  /// How long an older value stays a possible start of an edit once a newer one was shown
-  /// (``EditBases/retirement``).
-  package var retirement: Duration {
-    get { lock.withLock { bases.retirement } }
-    set { lock.withLock { bases.retirement = newValue } }
-  }
-
-  /// The clock ``EditBases`` retires values by (a test seam).
-  package var now: @Sendable () -> ContinuousClock.Instant {
-    get { lock.withLock { _now } }
-    set { lock.withLock { _now = newValue } }
-  }
-
-  // MARK: Reading
+  /// What this key's edits met so far.
+  package var statistics: KeyEditStatistics { lock.withLock { _statistics } }
 
   /// Whether a subscription delivers to a `@Shared`.
   var isSubscribed: Bool { lock.withLock { subscriber != nil } }
 
-  /// The value the `@Shared` was made with: what an edit made before the first result starts from.
-  func noteInitialValue(_ value: Value) {
-    lock.withLock {
-      if bases.newest == nil { bases.edited(value, at: _now()) }
-    }
-  }
+  /// Whether the key holds its reference (it does from its first edit's save on).
+  var holdsReference: Bool { lock.withLock { reference != nil } }
 
-  func load(_ resume: @escaping Delivery) {
+  // MARK: Sharing's continuations
+
+  /// A load made as the reference is created resumes at once with the initial value (the
+  /// subscription reports loading until its first result); one the app asks for waits for the next
+  /// result and shows it as the subscription would.
+  func load(_ continuation: LoadContinuation<Value>, context: LoadContext<Value>) {
+    if ReferenceReadBack.isMakingStray { return continuation.resumeReturningInitialValue() }
+    captureDependencies()
+    if case .initialValue(let initial) = context {
+      lock.withLock { if given == nil { given = initial } }
+      return continuation.resumeReturningInitialValue()
+    }
     let subscription = client.subscribe(key.instaQL)
     Task {
       for await result in subscription {
-        if let error = result.error { return resume(.failure(error)) }
-        // A result from before this key's write reaches the overlay would undo it on screen;
-        // the next one will show it.
+        if let error = result.error { return continuation.resume(throwing: error) }
+        // A result from before this key's write reaches the client's queries would undo it on
+        // screen; the next one will show it.
         if lock.withLock({ writesInFlight > 0 }) { continue }
-        // Under the lock, so the reference is set in the order results were accepted: a first
-        // result that reaches this task after the live subscription already delivered a newer
-        // one must not overwrite it (under load it did, and the key stayed stale until the next
-        // change).
         return lock.withLock {
-          if subscriptionDelivered {
-            // Repeat what the subscription last said: its value, or the error it reported after
-            // it (a success would clear that error on the reference).
-            if let failure = lastDeliveredFailure { return resume(.failure(failure)) }
-            return show(bases.newest ?? [], through: { resume(.success($0)) })
+          guard result.sequence == 0 || result.sequence >= shownSequence else {
+            return continuation.resumeReturningInitialValue()
           }
-          let (value, failure) = self.accept(result)
-          // A value with undecodable entities would clear the error the subscription reports.
-          if let failure { return resume(.failure(failure)) }
-          show(value, through: { resume(.success($0)) })
+          let (value, failure) = accept(result)
+          if let failure { return continuation.resume(throwing: failure) }
+          // Held, the value goes in under the reference's lock; the continuation then leaves it.
+          give(value) { continuation.resume(returning: $0) } ifHeld: { continuation.resumeReturningInitialValue() }
         }
       }
-      resume(.success(nil))
+      continuation.resumeReturningInitialValue()
     }
   }
 
-  /// Delivers every result (and error) to `subscriber`, through ``delivery``, until the returned
-  /// cancel is called.
-  func subscribe(_ subscriber: @escaping Delivery) -> @Sendable () -> Void {
-    lock.withLock { self.subscriber = subscriber }
+  /// Delivers every result (and error) to `subscriber`, through ``delivery``, until the
+  /// subscription is cancelled.
+  func subscribe(_ subscriber: SharedSubscriber<Value>, context: LoadContext<Value>) -> SharedSubscription {
+    if ReferenceReadBack.isMakingStray { return SharedSubscription {} }
+    captureDependencies()
+    lock.withLock {
+      if case .initialValue(let initial) = context, given == nil { given = initial }
+      self.subscriber = { result in
+        switch result {
+        case .success(let value?): subscriber.yield(value)
+        case .success(nil): break
+        case .failure(let error): subscriber.yield(throwing: error)
+        }
+      }
+    }
+    subscriber.yieldLoading(true)
     let subscription = client.subscribe(key.instaQL)
     let task = Task {
       for await result in subscription {
         if let error = result.error {
-          self.lock.withLock {
-            self.subscriptionDelivered = true
-            self.lastDeliveredFailure = error
-            self.report(error)
-          }
+          report(error)
           continue
         }
         receive(result)
       }
     }
-    return { task.cancel() }
+    lock.withLock { subscribed = true }
+    return SharedSubscription { task.cancel() }
   }
+
+  /// Saves an edit made with `withLock` (`.didSet`): finds every edit made since the key last
+  /// looked, under the reference's lock, writes it, and resumes once this key's writes so far are
+  /// queued. A user-initiated `save()` only waits for those writes: every change already went
+  /// through `withLock`. Throws when the last write could not be queued (until a later one is).
+  ///
+  func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    let done: @Sendable () -> Void = { [self] in
+      continuation.resume(with: lock.withLock { unqueued.map { .failure($0) } ?? .success(()) })
+    }
+    guard context == .didSet else { return afterQueuedWrites(done) }
+    // The key's own value going in: nothing was edited.
+    if lock.withLock({ exchanging }) { return continuation.resume() }
+    hooks.willSave?(value.collection)
+    let lost: EditNotWritten? = lock.withLock {
+      guard !_hooks.unexchanged else {
+        write(from: given?.collection ?? [], to: value.collection)
+        given = value
+        return nil
+      }
+      guard reference == nil else {
+        exchange(showing: nil)
+        return nil
+      }
+      guard let found = findReference() else {
+        return EditNotWritten(namespace: key.namespace, reason: .referenceNotFound)
+      }
+      reference = found
+      // Until now values went in plainly, so a result given after this edit's closure replaced
+      // the edit: the reference then holds the value given last, and the edit is not it.
+      var replaced = false
+      exchange(showing: nil) { given in
+        replaced = !Value.sameStorage(value, given)
+          && EntityChanges.count(from: given.collection, to: value.collection, limit: 1) > 0
+      }
+      return replaced ? EditNotWritten(namespace: key.namespace, reason: .replacedBeforeFirstSave) : nil
+    }
+    if let lost {
+      Self.logger.error("\(lost)")
+      lock.withLock { unqueued = lost }
+    }
+    afterQueuedWrites(done)
+  }
+
+  // MARK: Giving values
 
   /// Shows `result` unless it is older than what the key shows. While a write of this key is not
   /// yet in the client's queries, a result from before it would undo it on screen: the newest is
   /// held until the write is queued.
   private func receive(_ result: QueryResult) {
+    defer { adoptReference() }
     lock.withLock {
       guard result.sequence == 0 || result.sequence >= shownSequence else { return }
       guard writesInFlight == 0 else {
         if result.sequence >= heldResult?.sequence ?? 0 { heldResult = result }
         return
       }
-      deliver(result)
-    }
-  }
-
-  /// Decodes `result` and gives it to the subscriber, with any decoding failure or standing
-  /// rejection reported after the value.
-  private func deliver(_ result: QueryResult) {
-    lock.withLock {
-      subscriptionDelivered = true
       let (value, failure) = accept(result)
-      showToSubscriber(value)
-      if let failure { report(failure) }
-      if let rejection { report(rejection) }
-      lastDeliveredFailure = rejection ?? failure
-    }
-  }
-
-  /// Gives `value` to the subscriber through ``delivery``; returns the number ``EditBases`` knows
-  /// it by, or `nil` when nothing subscribes.
-  @discardableResult
-  private func showToSubscriber(_ value: Value) -> Int? {
-    lock.withLock {
-      guard let subscriber else { return nil }
-      let number = bases.give(value)
-      _hooks.willShow?(value)
-      delivery.deliver { [self] in
+      let subscriber = subscriber
+      // The first value is the key's load, given at once; the rest go through the delivery.
+      (givenByKey ? delivery : .immediate).deliver { [self] in
         lock.withLock {
-          subscriber(.success(value))
-          bases.taken(number, at: _now())
-          _hooks.didShow?(value)
+          give(value) { subscriber?(.success($0)) }
+          if let failure { report(failure) }
+          if let rejection { report(rejection) }
         }
       }
-      return number
     }
   }
 
-  /// Gives `value` to the reference through `yield` (a load's continuation), at once.
-  private func show(_ value: Value, through yield: (Value) -> Void) {
+  /// Gives `value` to the reference: under its lock when the key holds it (then `ifHeld` runs),
+  /// else through `yield`.
+  private func give(_ value: Collection, yield: (Value) -> Void, ifHeld: () -> Void = {}) {
     lock.withLock {
-      let number = bases.give(value)
       _hooks.willShow?(value)
-      yield(value)
-      bases.taken(number, at: _now())
+      if reference != nil, let shown = exchange(showing: value) {
+        _hooks.didShow?(shown)
+        return ifHeld()
+      }
+      let given = Value(collection: value)
+      (self.given, givenByKey) = (given, true)
+      yield(given)
       _hooks.didShow?(value)
+    }
+  }
+
+  /// Under the reference's lock: the edits made since the key last looked (what the reference holds
+  /// against ``given``, their exact start) are written, and `value`, if any, goes in with them on
+  /// top. `unchanged` runs when the reference holds ``given`` itself. Returns what the reference then
+  /// holds; `nil` when the reference is gone (the key then gives values plainly, to no one).
+  @discardableResult
+  private func exchange(showing value: Collection?, unchanged: (Value) -> Void = { _ in }) -> Collection? {
+    lock.withLock {
+      guard let reference else { return nil }
+      exchanging = true
+      defer { exchanging = false }
+      var shown: Collection?
+      let alive = reference.withLock { current in
+        var next = value
+        if let given, Value.sameStorage(current, given) {
+          unchanged(given)
+        } else if let start = given?.collection {
+          let edit = current.collection
+          let changed = write(from: start, to: edit)
+          if value != nil { _statistics.editsMetByResults += 1 }
+          for id in changed { next?[id: id] = edit[id: id] }
+        } else {
+          // The key never knew what the reference held (one made without an initial value and
+          // edited before its first result): there is no start to diff against.
+          Self.logger.error("an edit of \(key.namespace) was made before the key had a value; not written")
+        }
+        if let next {
+          current = Value(collection: next)
+        }
+        given = current
+        givenByKey = true
+        shown = next ?? current.collection
+      }
+      guard alive else {
+        self.reference = nil
+        return nil
+      }
+      return shown
     }
   }
 
@@ -213,15 +298,17 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
   }
 
   /// Decodes `result` and records it as the last result. An entity whose JSON is the same as in
-  /// the previous result is not decoded again (so it is the same bits as before, which
-  /// ``EntityChanges`` relies on).
-  private func accept(_ result: QueryResult) -> (Value, EntityDecodingError?) {
-    var value = Value()
+  /// the previous result is not decoded again.
+  private func accept(_ result: QueryResult) -> (Collection, EntityDecodingError?) {
+    var value = Collection()
     var failures: [(id: String, error: any Error)] = []
     let previous = lock.withLock { self.decoded }
     var decoded: [String: (json: JSON, entity: Entity)] = [:]
     let decoder = JSONValueDecoder()
-    for (index, json) in (result.data[key.namespace]?.arrayValue ?? []).enumerated() {
+    let rows = result.data[key.namespace]?.arrayValue ?? []
+    // A buffer of its own even when empty: see ``KeyCollection/sameStorage(_:_:)``.
+    value.reserveCapacity(max(rows.count, 1))
+    for (index, json) in rows.enumerated() {
       let id = json["id"]?.stringValue ?? "#\(index)"
       if let known = previous[id], known.json == json {
         value.updateOrAppend(known.entity)
@@ -246,114 +333,83 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
     return (value, failure)
   }
 
+  // MARK: Finding the reference
+
+  /// Keeps the dependencies the reference is being made in (a key's `load` and `subscribe` run
+  /// inside its making), so that reading it back later, from any thread, looks where it was put.
+  private func captureDependencies() {
+    lock.withLock {
+      if dependencies == nil { dependencies = withEscapedDependencies { $0 } }
+    }
+  }
+
+  /// The reference reading back finds, or `nil` when reading made a new one (see
+  /// ``ReferenceReadBack``) or the key is read-only.
+  private func findReference() -> HeldReference<Value>? {
+    guard let readBack else { return nil }
+    let dependencies: DependencyValues.Continuation? = lock.withLock { self.dependencies }
+    let probe = ReferenceReadBack.Probe()
+    let shared: Shared<Value> = ReferenceReadBack.$probe.withValue(probe) {
+      guard let dependencies else { return readBack(self) }
+      return dependencies.yield { readBack(self) }
+    }
+    return probe.madeStray ? nil : HeldReference(shared)
+  }
+
+  /// After a result was given, finds the key's reference if the key does not hold it yet, and takes
+  /// it if it holds the value the key gave: no one else has that buffer, so it is the key's own
+  /// reference, with no edit in it. Only once `subscribe` has returned (Sharing files the
+  /// reference under its id right after), and outside the lock: making a reference takes Sharing's
+  /// lock, then this key's, in `load` and `subscribe`.
+  private func adoptReference() {
+    guard lock.withLock({ reference == nil && givenByKey && subscribed && readBack != nil && !_hooks.unexchanged }) else {
+      return
+    }
+    guard let found = findReference() else { return }
+    lock.withLock {
+      guard reference == nil, let given, let current = found.value, Value.sameStorage(current, given) else { return }
+      reference = found
+    }
+  }
+
   // MARK: Writing
 
-  /// Saves an edit made with `withLock` (`.didSet`): finds its writes (``EditWrites``, against the
-  /// values it may have started from) and queues them behind this key's earlier ones. A
-  /// user-initiated `save()` writes nothing of its own: every change already went through
-  /// `withLock`, and the reference's value may meanwhile hold a newer server result, so it only
-  /// waits until this key's writes are queued — and throws when the last of them could not be
-  /// (until a later one is).
-  func save(
-    _ value: Value, context: SaveContext, reading: () -> ReferenceReading<Value>,
-    done: @escaping @Sendable (Result<Void, any Error>) -> Void
-  ) {
-    guard context == .didSet else {
-      return afterQueuedWrites { [self] in done(lock.withLock { unqueued.map { .failure($0) } ?? .success(()) }) }
-    }
-    hooks.willSave?(value)
-    // The reading, the writes, the values the next edit may start from and the in-flight count
-    // change together, so no value reaches the reference meanwhile and a result that arrives from
-    // now on is held until the write is in the client's overlay.
+  /// Queues the writes that turn `start` into `edit` behind this key's earlier ones; returns the
+  /// ids of the entities that differ.
+  @discardableResult
+  private func write(from start: Collection, to edit: Collection) -> Set<Entity.ID> {
     lock.withLock {
-      let now = _now()
-      let writes: EditWrites<Entity>
-      let found: KeyEditStatistics.Reading
+      let changed = EntityChanges.ids(from: start, to: edit)
+      guard !changed.isEmpty else { return changed }
+      let ops: [InstaMLOp]
       do {
-        (writes, found) = try self.writes(
-          of: value, reading: _diffBase == .newestShown || hooks.unreadable ? .unknown : reading(), at: now)
+        ops = try EditWrites.ops(from: start, to: edit, key: key)
       } catch {
+        Self.logger.error("an edit of \(key.namespace) could not be encoded, so it was not written: \(error)")
         unqueued = error
-        return done(.failure(error))
+        return changed
       }
-      // The reference holds the edit, unless a value reached it after the closure: then the key
-      // shows the edit on top of that value, and that is where the next edit starts.
-      if found == .afterResult, let shown = writes.onNewest, showToSubscriber(shown) != nil {
-        if writes.ops.isEmpty, let failure = lastDeliveredFailure { report(failure) }
-      } else {
-        bases.edited(value, at: now)
-      }
-      if !writes.withheld.isEmpty {
-        Self.logger.notice(
-          "an edit of \(key.namespace) met a result that arrived while it was made; not written, as the edit may not have seen what it undoes: \(writes.withheld.joined(separator: "; "))"
-        )
-      }
-      let ops = writes.ops
-      guard !ops.isEmpty else { return afterQueuedWrites { done(.success(())) } }
-      KeyEditStatistics.record(found, withheld: writes.withheld.count, ops: ops)
+      guard !ops.isEmpty else { return changed }
+      _statistics.writes += 1
+      _hooks.willWrite?(ops)
       writesStarted += 1
       rejection = nil
       let previous = lastWrite
       lastWrite = Task {
         await previous?.value
         do {
-          let receipt = try await self.client.transact(ops)
-          self.lock.withLock { self.unqueued = nil }
-          done(.success(()))
-          self.watch(receipt)
+          let receipt = try await client.transact(ops)
+          lock.withLock { unqueued = nil }
+          watch(receipt)
         } catch {
-          self.lock.withLock {
-            self.unqueued = error
-            self.heldResult = self.heldResult ?? self.lastResult
+          lock.withLock {
+            unqueued = error
+            heldResult = heldResult ?? lastResult
           }
-          done(.failure(error))
         }
-        await self.finishWrite()
+        await finishWrite()
       }
-    }
-  }
-
-  /// The writes of `edit`, found from what the reference holds (`reading`) and the values it took;
-  /// and what the reference was found holding.
-  private func writes(of edit: Value, reading: ReferenceReading<Value>, at now: ContinuousClock.Instant) throws
-    -> (EditWrites<Entity>, KeyEditStatistics.Reading)
-  {
-    if _diffBase == .newestShown {
-      return (try EditWrites(edit: edit, starts: bases.newest.map { [$0] } ?? [], newest: nil, key: key), .unread)
-    }
-    switch reading {
-    case .edit:
-      // Nothing reached the reference after the closure: it was given the newest value taken.
-      return (try EditWrites(edit: edit, starts: bases.newestTaken.map { [$0] } ?? [], newest: nil, key: key), .edit)
-    case .other(let current):
-      var retained = bases.retained(at: now)
-      guard let newest = retained.last, EditBases.same(newest, current) else {
-        // Another thread's edit, not saved yet, is in the reference.
-        return (try EditWrites(edit: edit, starts: retained, newest: nil, key: key), .besideOtherEdit)
-      }
-      // A value reached the reference after the closure; the edit started from one taken before
-      // (which may equal it: a repeat stands for both).
-      if !bases.newestTakenRepeats { retained.removeLast() }
-      let recent = bases.recent(at: now, within: .milliseconds(10))
-      let writes = try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key) {
-        [client] in client.lastCreatingWrite($0, id: $1)
-      }
-      return (writes, .afterResult)
-    case .unknown:
-      // The reference could not be read back (the read made another reference: a thread outside
-      // the dependency context that made this one, as swift-dependencies scopes references per
-      // test). The edit started from one of the values the reference took lately, the newest
-      // included: decided as after a result, against the newest, so a row this device created a
-      // moment before and the edit removed is deleted, and another device's is kept.
-      let retained = bases.retained(at: now)
-      guard let newest = retained.last else {
-        return (try EditWrites(edit: edit, starts: [], newest: nil, key: key), .unread)
-      }
-      let recent = bases.recent(at: now, within: .milliseconds(10))
-      let writes = try EditWrites(edit: edit, startsBefore: retained, recent: recent, newest: newest, key: key) {
-        [client] in client.lastCreatingWrite($0, id: $1)
-      }
-      return (writes, .unread)
+      return changed
     }
   }
 
@@ -396,57 +452,9 @@ final class CollectionSession<Entity: EntityIdentifiable & Equatable>: @unchecke
         Self.logger.error("a write of \(self.key.namespace) was refused: \(error)")
         lock.withLock {
           rejection = error
-          lastDeliveredFailure = error
           report(error)
         }
       }
     }
-  }
-}
-
-// MARK: Sharing's continuations
-
-/// A key forwards to these, converting the collection to its own value type (`Array` for the
-/// array keys) on the way out and back on the way in.
-extension CollectionSession {
-  func load<Output>(
-    _ continuation: LoadContinuation<Output>, context: LoadContext<Output>,
-    as convert: @escaping @Sendable (Value) -> Output, from back: (Output) -> Value
-  ) {
-    if ReferenceReadBack.isMakingStray { return continuation.resumeReturningInitialValue() }
-    if case .initialValue(let initial) = context { noteInitialValue(back(initial)) }
-    load { result in
-      switch result {
-      case .success(let value?): continuation.resume(returning: convert(value))
-      case .success(nil): continuation.resumeReturningInitialValue()
-      case .failure(let error): continuation.resume(throwing: error)
-      }
-    }
-  }
-
-  func subscribe<Output>(
-    _ subscriber: SharedSubscriber<Output>, context: LoadContext<Output>,
-    as convert: @escaping @Sendable (Value) -> Output, from back: (Output) -> Value
-  ) -> SharedSubscription {
-    if ReferenceReadBack.isMakingStray { return SharedSubscription {} }
-    if case .initialValue(let initial) = context { noteInitialValue(back(initial)) }
-    return SharedSubscription(subscribe { result in
-      switch result {
-      case .success(let value?): subscriber.yield(convert(value))
-      case .success(nil): break
-      case .failure(let error): subscriber.yield(throwing: error)
-      }
-    })
-  }
-
-  /// Saves `edit` of a key whose value is `Output`: `read` reads the `@Shared`'s value back (see
-  /// ``ReferenceReadBack``), `back` converts it to this session's collection.
-  func save<Output>(
-    _ edit: Output, context: SaveContext, read: () -> Output, sameStorage: (Output, Output) -> Bool,
-    from back: @escaping (Output) -> Value, continuation: SaveContinuation
-  ) {
-    save(back(edit), context: context, reading: {
-      ReferenceReadBack.reading(of: edit, read: read, sameStorage: sameStorage, convert: back)
-    }) { continuation.resume(with: $0) }
   }
 }

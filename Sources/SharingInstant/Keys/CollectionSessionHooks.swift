@@ -1,4 +1,5 @@
 import IdentifiedCollections
+import InstantCore
 
 /// Seams for tests that force an interleaving of a server result with a `withLock` edit (no
 /// sleeps, no luck): each hook runs on the thread doing the work, so a test can block it until
@@ -11,9 +12,12 @@ package struct CollectionSessionHooks<Entity: EntityIdentifiable & Equatable>: S
   package var didShow: (@Sendable (Value) -> Void)?
   /// `withLock` called the key's `save` with an edited value, before the key looks at it.
   package var willSave: (@Sendable (Value) -> Void)?
-  /// The key's read-back of its reference finds another reference (`.unknown`), as it does with
-  /// swift-sharing on a thread outside the test's dependency context.
-  package var unreadable = false
+  /// The key is about to queue these writes of its edits.
+  package var willWrite: (@Sendable ([InstaMLOp]) -> Void)?
+  /// The deliberately broken key, for tests and `instant-chaos keys --naive` to show their checks
+  /// can fail: values go in plainly, never under the reference's lock, and an edit is diffed against
+  /// the value the key gave last, whatever the edit started from.
+  package var unexchanged = false
 
-  package init() {}
+  package init(unexchanged: Bool = false) { self.unexchanged = unexchanged }
 }

@@ -26,6 +26,6 @@ extension SharedReaderKey {
   /// A live, read-only collection of `key`'s entities, nested links included.
   public static func instantQuery<Entity>(_ key: EntityKey<Entity>, client: InstantClient? = nil) -> Self
   where Self == InstantQueryKey<Entity>.Default {
-    Self[InstantQueryKey(base: InstantSyncKey(key, client: client, kind: "query")), default: []]
+    Self[InstantQueryKey(base: InstantSyncKey(key, client: client, kind: "query", writable: false)), default: []]
   }
 }

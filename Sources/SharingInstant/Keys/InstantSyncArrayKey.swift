@@ -5,38 +5,36 @@ import InstantDB
 /// ``InstantSyncKey`` with a plain array as its value: `@Shared(.instantSync(Schema.todos)) var
 /// todos: [Todo] = []`. The same query, diff and writes; an edit that leaves two entities with one
 /// id keeps the later one.
-public struct InstantSyncArrayKey<Entity: EntityIdentifiable & Equatable>: SharedKey {
+public struct InstantSyncArrayKey<Entity: EntityIdentifiable & Equatable>: SharedKey, CollectionKey {
   public typealias Value = [Entity]
 
-  let base: InstantSyncKey<Entity>
-  public var id: InstantKeyID { base.id }
+  let session: CollectionSession<Value>
+  public let id: InstantKeyID
 
-  init(_ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync-array") {
-    base = InstantSyncKey(key, client: client, kind: kind)
+  init(_ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync-array", writable: Bool = true) {
+    self.init(collection: key, client: client, kind: kind, delivery: .immediate, writable: writable)
+  }
+
+  init(session: CollectionSession<Value>, id: InstantKeyID) {
+    self.session = session
+    self.id = id
   }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    base.session.load(continuation, context: context, as: { Array($0) }, from: Self.collection)
+    session.load(continuation, context: context)
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    base.session.subscribe(subscriber, context: context, as: { Array($0) }, from: Self.collection)
+    session.subscribe(subscriber, context: context)
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    base.session.save(
-      value, context: context, read: { Shared(wrappedValue: value, self).wrappedValue },
-      sameStorage: ReferenceReadBack.sameStorage, from: Self.collection, continuation: continuation)
-  }
-
-  /// An array as the key's collection (the later of two entities with one id kept).
-  @Sendable private static func collection(_ array: [Entity]) -> IdentifiedArrayOf<Entity> {
-    IdentifiedArray(array, uniquingIDsWith: { _, later in later })
+    session.save(value, context: context, continuation: continuation)
   }
 }
 
 extension InstantSyncArrayKey: CustomStringConvertible {
-  public var description: String { ".instantSync(\(base.session.key.instaQL.serialized())) as [\(Entity.self)]" }
+  public var description: String { ".instantSync(\(session.key.instaQL.serialized())) as [\(Entity.self)]" }
 }
 
 /// ``InstantQueryKey`` with a plain array as its value.
@@ -68,6 +66,6 @@ extension SharedReaderKey {
   @_disfavoredOverload
   public static func instantQuery<Entity>(_ key: EntityKey<Entity>, client: InstantClient? = nil) -> Self
   where Self == InstantQueryArrayKey<Entity>.Default {
-    Self[InstantQueryArrayKey(base: InstantSyncArrayKey(key, client: client, kind: "query-array")), default: []]
+    Self[InstantQueryArrayKey(base: InstantSyncArrayKey(key, client: client, kind: "query-array", writable: false)), default: []]
   }
 }

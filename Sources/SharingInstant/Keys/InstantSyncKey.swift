@@ -5,42 +5,52 @@ import InstantDB
 /// A live, writable collection: `@Shared(.instantSync(Schema.todos.where(\.done, .eq(false))))`.
 ///
 /// The value follows the query (server results with this device's pending writes on top). A
-/// change made with `$todos.withLock { … }` is saved as explicit writes computed against what
-/// *this key* last delivered or saved (an entity-by-entity diff); `save` resumes once those writes are
+/// change made with `$todos.withLock { … }` is saved as explicit writes computed against exactly the
+/// value the change started from (an entity-by-entity diff); `save` resumes once those writes are
 /// durably queued on this device, and a write the server refuses is rolled back and reported as
 /// the key's `loadError`.
-public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey {
+public struct InstantSyncKey<Entity: EntityIdentifiable & Equatable>: SharedKey, CollectionKey {
   public typealias Value = IdentifiedArrayOf<Entity>
 
-  let session: CollectionSession<Entity>
+  let session: CollectionSession<Value>
   public let id: InstantKeyID
 
-  init(_ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync", delivery: KeyDelivery = .immediate) {
-    @Dependency(\.defaultInstant) var defaultInstant
-    let client = client ?? defaultInstant
-    session = CollectionSession(client: client, key: key, delivery: delivery)
-    id = InstantKeyID(client: client, query: key.instaQL, kind: kind)
+  init(
+    _ key: EntityKey<Entity>, client: InstantClient?, kind: String = "sync", delivery: KeyDelivery = .immediate,
+    writable: Bool = true
+  ) {
+    self.init(collection: key, client: client, kind: kind, delivery: delivery, writable: writable)
   }
 
-  /// A key whose edits are diffed against `diffBase` (`instant-chaos keys --naive` shows what the
-  /// design before issue 19 did).
-  package init(_ key: EntityKey<Entity>, client: InstantClient, diffBase: DiffBase) {
-    self.init(key, client: client)
-    session.diffBase = diffBase
+  init(session: CollectionSession<Value>, id: InstantKeyID) {
+    self.session = session
+    self.id = id
   }
+
+  /// A key over `client` (tools and tests, which reach its seams below).
+  package init(_ key: EntityKey<Entity>, client: InstantClient) {
+    self.init(key, client: client, kind: "sync")
+  }
+
+  /// Test seams (see ``CollectionSessionHooks``).
+  package var hooks: CollectionSessionHooks<Entity> {
+    get { session.hooks }
+    nonmutating set { session.hooks = newValue }
+  }
+
+  /// What this key's edits met so far.
+  package var statistics: KeyEditStatistics { session.statistics }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    session.load(continuation, context: context, as: { $0 }, from: { $0 })
+    session.load(continuation, context: context)
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    session.subscribe(subscriber, context: context, as: { $0 }, from: { $0 })
+    session.subscribe(subscriber, context: context)
   }
 
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    session.save(
-      value, context: context, read: { Shared(wrappedValue: value, self).wrappedValue },
-      sameStorage: ReferenceReadBack.sameStorage, from: { $0 }, continuation: continuation)
+    session.save(value, context: context, continuation: continuation)
   }
 }
 

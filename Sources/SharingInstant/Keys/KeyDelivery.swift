@@ -40,7 +40,7 @@ struct KeyDelivery: Sendable {
     public static func instantQuery<Entity>(
       _ key: EntityKey<Entity>, client: InstantClient? = nil, animation: Animation
     ) -> Self where Self == InstantQueryKey<Entity>.Default {
-      Self[InstantQueryKey(base: InstantSyncKey(key, client: client, kind: "query", delivery: .animation(animation))), default: []]
+      Self[InstantQueryKey(base: InstantSyncKey(key, client: client, kind: "query", delivery: .animation(animation), writable: false)), default: []]
     }
   }
 #endif

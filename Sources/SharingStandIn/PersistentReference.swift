@@ -136,6 +136,8 @@ extension PersistentReference: MutableReference where Key: SharedKey {
         guard let self else { return }
         switch result {
         case .success:
+          // As swift-sharing's: a save that succeeds clears both errors.
+          if lock.withLock({ _loadError != nil }) { loadError = nil }
           if lock.withLock({ _saveError != nil }) { saveError = nil }
         case .failure(let error):
           saveError = error

@@ -54,7 +54,7 @@ struct InstantChaosCommand: AsyncParsableCommand {
       discussion: """
         Prints one line per run, with the writer's rows the edits deleted, wrote back, re-created or \
         moved back (each must be 0), the editor's own edits the server does not hold, and how many \
-        edits met a concurrent result. Exits non-zero when any run fails.
+        times a result found an edit in the key's reference. Exits non-zero when any run fails.
         """)
 
     @Option(help: "todos, nested or window.") var scenario = KeysStress.Scenario.todos
@@ -64,9 +64,10 @@ struct InstantChaosCommand: AsyncParsableCommand {
     var intervals = "20"
     @Option(help: "How long each run's writes and edits go on, in seconds.") var seconds = 20.0
     @Flag(help: "Edit on the main actor instead of a thread of its own.") var mainActor = false
-    @Flag(help: "Diff edits against the newest value the key showed (the broken design before issue 19).")
+    @Flag(help: "Keep the main actor busy (1–30 ms at a time) while the writer's results land.") var busyMain = false
+    @Flag(help: "The deliberately broken key: values set plainly, edits diffed against the value given last.")
     var naive = false
-    @Flag(help: "Show the clients' log (refused writes, withheld parts of edits).") var verbose = false
+    @Flag(help: "Show the clients' log (refused writes, edits not written).") var verbose = false
 
     func run() async throws {
       if !verbose {
@@ -94,6 +95,7 @@ struct InstantChaosCommand: AsyncParsableCommand {
           stress.seconds = seconds
           stress.naive = naive
           stress.onMainActor = mainActor
+          stress.busyMainActor = busyMain
           let report = try await stress.run()
           print(report)
           if !report.passed { failed += 1 }

@@ -33,6 +33,9 @@ package struct KeysStress: Sendable {
   package var naive = false
   /// Edits on the main actor (the README's `@MainActor @Observable` model) instead of a thread.
   package var onMainActor = false
+  /// Keeps the main actor busy 1–30 ms at a time while the run goes on, so results land while an
+  /// edit on the main actor waits its turn.
+  package var busyMainActor = false
 
   package init() {}
 
@@ -97,6 +100,8 @@ package struct KeysStress: Sendable {
     try await waitUntil("the editor's key loaded") { !todos.wrappedValue.isEmpty }
 
     let end = deadline
+    let busy = busyMainActor ? Task { await keepMainActorBusy(until: end) } : nil
+    defer { busy?.cancel() }
     let written = NIOLockedValueBox([String: Bool]())
     async let edits = edit(until: end, seed: seed) { rng in
       var made: (String, Bool)?
@@ -159,6 +164,8 @@ package struct KeysStress: Sendable {
     try await waitUntil("the editor's key loaded") { posts.wrappedValue.count == postCount }
 
     let end = deadline
+    let busy = busyMainActor ? Task { await keepMainActorBusy(until: end) } : nil
+    defer { busy?.cancel() }
     let written = NIOLockedValueBox([String: String]())
     let counter = NIOLockedValueBox(0)
     async let edits = edit(until: end, seed: seed) { rng in
@@ -232,6 +239,19 @@ package struct KeysStress: Sendable {
         }
         continuation.resume(returning: count)
       }.start()
+    }
+  }
+
+  /// Holds the main actor for 1–30 ms, lets it go for a moment, and again, until `end`.
+  private func keepMainActorBusy(until end: ContinuousClock.Instant) async {
+    var rng = SplitMix(seed: seed).derived(3)
+    while ContinuousClock.now < end, !Task.isCancelled {
+      let hold = Duration.milliseconds(Int.random(in: 1...30, using: &rng))
+      await MainActor.run {
+        let until = ContinuousClock.now + hold
+        while ContinuousClock.now < until {}
+      }
+      try? await Task.sleep(for: .milliseconds(2))
     }
   }
 

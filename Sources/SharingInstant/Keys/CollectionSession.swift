@@ -36,9 +36,8 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// The value the reference holds as far as the key has seen: the last value it gave, or the
   /// result of edits it has found and written since. `nil` before the key knows any.
   private var given: Value?
-  /// Whether ``given`` is a value the key made (its buffer is then no one else's), not the
-  /// `@Shared`'s initial value.
-  private var givenByKey = false
+  /// Whether the key has given the reference a value (the first one, its load, skips ``delivery``).
+  private var gaveValue = false
   /// Makes the `@Shared` over this key again: Sharing keeps one reference per key id, so it finds
   /// the key's own. `nil` for a read-only key, which no edit reaches.
   private let readBack: (@Sendable (CollectionSession) -> Shared<Value>)?
@@ -48,6 +47,10 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   private var dependencies: DependencyValues.Continuation?
   /// True while the key has the reference's lock: the `save` Sharing calls after it is the key's own.
   private var exchanging = false
+  /// True while the key asks a reference it found whether it is its own: Sharing saves through the
+  /// reference's key after `withLock`, and `probeReached` says the save came here.
+  private var probing = false
+  private var probeReached = false
   /// Whether `subscribe` has returned to the reference being made.
   private var subscribed = false
   private var _statistics = KeyEditStatistics()
@@ -71,6 +74,9 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// later write is queued: what `save()` throws.
   private var unqueued: (any Error)?
   private var subscriber: Delivery?
+  /// Reports loading to the subscriber's reference: a value given under the reference's lock does
+  /// not end it, as a subscriber's `yield` does.
+  private var reportLoading: (@Sendable (Bool) -> Void)?
   private static var logger: Logger { Logger(label: "sharing-instant") }
   private var _hooks = CollectionSessionHooks<Entity>()
 
@@ -120,6 +126,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         // A result from before this key's write reaches the client's queries would undo it on
         // screen; the next one will show it.
         if lock.withLock({ writesInFlight > 0 }) { continue }
+        adoptReference()
         return lock.withLock {
           guard result.sequence == 0 || result.sequence >= shownSequence else {
             return continuation.resumeReturningInitialValue()
@@ -141,6 +148,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     captureDependencies()
     lock.withLock {
       if case .initialValue(let initial) = context, given == nil { given = initial }
+      reportLoading = { subscriber.yieldLoading($0) }
       self.subscriber = { result in
         switch result {
         case .success(let value?): subscriber.yield(value)
@@ -174,8 +182,12 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       continuation.resume(with: lock.withLock { unqueued.map { .failure($0) } ?? .success(()) })
     }
     guard context == .didSet else { return afterQueuedWrites(done) }
-    // The key's own value going in: nothing was edited.
-    if lock.withLock({ exchanging }) { return continuation.resume() }
+    // The key's own value going in, or its question to a reference: nothing was edited.
+    let own: Bool = lock.withLock {
+      if probing { probeReached = true }
+      return exchanging || probing
+    }
+    if own { return continuation.resume() }
     hooks.willSave?(value.collection)
     let lost: EditNotWritten? = lock.withLock {
       guard !_hooks.unexchanged else {
@@ -184,7 +196,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         return nil
       }
       guard reference == nil else {
-        exchange(showing: nil)
+        look()
         return nil
       }
       guard let found = findReference() else {
@@ -194,7 +206,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       // Until now values went in plainly, so a result given after this edit's closure replaced
       // the edit: the reference then holds the value given last, and the edit is not it.
       var replaced = false
-      exchange(showing: nil) { given in
+      look { given in
         replaced = !Value.sameStorage(value, given)
           && EntityChanges.count(from: given.collection, to: value.collection, limit: 1) > 0
       }
@@ -213,7 +225,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// yet in the client's queries, a result from before it would undo it on screen: the newest is
   /// held until the write is queued.
   private func receive(_ result: QueryResult) {
-    defer { adoptReference() }
+    adoptReference()
     lock.withLock {
       guard result.sequence == 0 || result.sequence >= shownSequence else { return }
       guard writesInFlight == 0 else {
@@ -223,7 +235,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       let (value, failure) = accept(result)
       let subscriber = subscriber
       // The first value is the key's load, given at once; the rest go through the delivery.
-      (givenByKey ? delivery : .immediate).deliver { [self] in
+      (gaveValue ? delivery : .immediate).deliver { [self] in
         lock.withLock {
           give(value) { subscriber?(.success($0)) }
           if let failure { report(failure) }
@@ -239,47 +251,30 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     lock.withLock {
       _hooks.willShow?(value)
       if reference != nil, let shown = exchange(showing: value) {
+        if !gaveValue { reportLoading?(false) }
+        gaveValue = true
         _hooks.didShow?(shown)
         return ifHeld()
       }
       let given = Value(collection: value)
-      (self.given, givenByKey) = (given, true)
+      (self.given, gaveValue) = (given, true)
       yield(given)
       _hooks.didShow?(value)
     }
   }
 
-  /// Under the reference's lock: the edits made since the key last looked (what the reference holds
-  /// against ``given``, their exact start) are written, and `value`, if any, goes in with them on
-  /// top. `unchanged` runs when the reference holds ``given`` itself. Returns what the reference then
-  /// holds; `nil` when the reference is gone (the key then gives values plainly, to no one).
-  @discardableResult
-  private func exchange(showing value: Collection?, unchanged: (Value) -> Void = { _ in }) -> Collection? {
+  /// Gives `value` to the reference under its lock, with the edits made since the key last looked
+  /// on top (``settle(_:showing:unchanged:)``). Returns what the reference then holds; `nil` when the
+  /// reference is gone (the key then gives values plainly, to no one).
+  private func exchange(showing value: Collection) -> Collection? {
     lock.withLock {
       guard let reference else { return nil }
       exchanging = true
       defer { exchanging = false }
       var shown: Collection?
       let alive = reference.withLock { current in
-        var next = value
-        if let given, Value.sameStorage(current, given) {
-          unchanged(given)
-        } else if let start = given?.collection {
-          let edit = current.collection
-          let changed = write(from: start, to: edit)
-          if value != nil { _statistics.editsMetByResults += 1 }
-          for id in changed { next?[id: id] = edit[id: id] }
-        } else {
-          // The key never knew what the reference held (one made without an initial value and
-          // edited before its first result): there is no start to diff against.
-          Self.logger.error("an edit of \(key.namespace) was made before the key had a value; not written")
-        }
-        if let next {
-          current = Value(collection: next)
-        }
-        given = current
-        givenByKey = true
-        shown = next ?? current.collection
+        let next = settle(current, showing: value) ?? (Value(collection: value), value)
+        (current, shown) = (next.value, next.collection)
       }
       guard alive else {
         self.reference = nil
@@ -287,6 +282,51 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       }
       return shown
     }
+  }
+
+  /// Finds and writes the edits made since the key last looked, reading the reference (its lock
+  /// only for the read: a closure that runs after it starts from what was read). False when the
+  /// reference is gone.
+  @discardableResult
+  private func look(unchanged: (Value) -> Void = { _ in }) -> Bool {
+    lock.withLock {
+      guard let current = reference?.value else {
+        reference = nil
+        return false
+      }
+      settle(current, showing: nil, unchanged: unchanged)
+      return true
+    }
+  }
+
+  /// What the reference holds, `current`, against ``given``: the same buffer (`unchanged` runs), or
+  /// edits made since from exactly that start, which are written. Returns `value` with the edited
+  /// entities taken from `current`, to put in the reference; `current` becomes ``given`` when there is
+  /// no `value`.
+  @discardableResult
+  private func settle(
+    _ current: Value, showing value: Collection?, unchanged: (Value) -> Void = { _ in }
+  ) -> (value: Value, collection: Collection)? {
+    var next = value
+    if let given, Value.sameStorage(current, given) {
+      unchanged(given)
+    } else if let start = given?.collection {
+      let edit = current.collection
+      let changed = write(from: start, to: edit)
+      if value != nil { _statistics.editsMetByResults += 1 }
+      for id in changed { next?[id: id] = edit[id: id] }
+    } else {
+      // The key never knew what the reference held (one made without an initial value and edited
+      // before its first result): there is no start to diff against.
+      Self.logger.error("an edit of \(key.namespace) was made before the key had a value; not written")
+    }
+    guard let next else {
+      given = current
+      return nil
+    }
+    let nextValue = Value(collection: next)
+    given = nextValue
+    return (nextValue, next)
   }
 
   /// Reports `error` to the subscriber through ``delivery``, after the values before it.
@@ -356,18 +396,22 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     return probe.madeStray ? nil : HeldReference(shared)
   }
 
-  /// After a result was given, finds the key's reference if the key does not hold it yet, and takes
-  /// it if it holds the value the key gave: no one else has that buffer, so it is the key's own
-  /// reference, with no edit in it. Only once `subscribe` has returned (Sharing files the
-  /// reference under its id right after), and outside the lock: making a reference takes Sharing's
-  /// lock, then this key's, in `load` and `subscribe`.
+  /// Before a result is given, finds the key's reference if the key does not hold it yet, and asks
+  /// it whether it is the key's own: an empty `withLock` on it makes Sharing save through its key,
+  /// and only the key's own reference saves here (another key with this id, made at the same moment
+  /// on another thread, has a session of its own). A value given plainly could replace an edit whose
+  /// closure ran and whose save has not, so the key gives plainly only while reading back finds no
+  /// reference: one still being made, which no one can edit yet. Only once `subscribe` has returned
+  /// (Sharing files the reference under its id right after), and outside the lock: making a
+  /// reference takes Sharing's lock, then this key's, in `load` and `subscribe`.
   private func adoptReference() {
-    guard lock.withLock({ reference == nil && givenByKey && subscribed && readBack != nil && !_hooks.unexchanged }) else {
-      return
-    }
+    guard lock.withLock({ reference == nil && subscribed && readBack != nil && !_hooks.unexchanged }) else { return }
     guard let found = findReference() else { return }
     lock.withLock {
-      guard reference == nil, let given, let current = found.value, Value.sameStorage(current, given) else { return }
+      guard reference == nil else { return }
+      (probing, probeReached) = (true, false)
+      defer { probing = false }
+      guard found.withLock({ _ in }), probeReached else { return }
       reference = found
     }
   }

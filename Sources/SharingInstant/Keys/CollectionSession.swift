@@ -55,8 +55,10 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   private var subscribed = false
   private var _statistics = KeyEditStatistics()
 
-  /// The last result's entities by id, with the JSON each was decoded from.
+  /// The last result's entities by id, with the JSON each was decoded from; read and written under
+  /// `decoding` only.
   private var decoded: [String: (json: JSON, entity: Entity)] = [:]
+  private let decoding = NSLock()
   private var lastWrite: Task<Void, Never>?
   /// Writes are numbered as they start and end in that order; a `save` waits for the number that
   /// had started when it was called (resumed by the write itself, no extra task).
@@ -127,11 +129,12 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         // screen; the next one will show it.
         if lock.withLock({ writesInFlight > 0 }) { continue }
         adoptReference()
+        let (value, failure) = decode(result)
         return lock.withLock {
           guard result.sequence == 0 || result.sequence >= shownSequence else {
             return continuation.resumeReturningInitialValue()
           }
-          let (value, failure) = accept(result)
+          shown(result)
           if let failure { return continuation.resume(throwing: failure) }
           // Held, the value goes in under the reference's lock; the continuation then leaves it.
           give(value) { continuation.resume(returning: $0) } ifHeld: { continuation.resumeReturningInitialValue() }
@@ -226,13 +229,13 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// held until the write is queued.
   private func receive(_ result: QueryResult) {
     adoptReference()
+    guard lock.withLock({ isToShow(result) }) else { return }
+    // Decoding is the part that grows with the rows: outside the lock, so an edit's `save` (on the
+    // main thread, say) never waits for it.
+    let (value, failure) = decode(result)
     lock.withLock {
-      guard result.sequence == 0 || result.sequence >= shownSequence else { return }
-      guard writesInFlight == 0 else {
-        if result.sequence >= heldResult?.sequence ?? 0 { heldResult = result }
-        return
-      }
-      let (value, failure) = accept(result)
+      guard isToShow(result) else { return }
+      shown(result)
       let subscriber = subscriber
       // The first value is the key's load, given at once; the rest go through the delivery.
       (gaveValue ? delivery : .immediate).deliver { [self] in
@@ -243,6 +246,24 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         }
       }
     }
+  }
+
+  /// Whether `result` is to be shown now: it is not older than what the key shows, and no write of
+  /// the key is on its way into the client's queries (a result from before it would undo it on
+  /// screen: the newest is held until the write is queued).
+  private func isToShow(_ result: QueryResult) -> Bool {
+    guard result.sequence == 0 || result.sequence >= shownSequence else { return false }
+    guard writesInFlight == 0 else {
+      if result.sequence >= heldResult?.sequence ?? 0 { heldResult = result }
+      return false
+    }
+    return true
+  }
+
+  /// Records `result` as the one shown last.
+  private func shown(_ result: QueryResult) {
+    lastResult = result
+    shownSequence = max(shownSequence, result.sequence)
   }
 
   /// Gives `value` to the reference: under its lock when the key holds it (then `ifHeld` runs),
@@ -337,40 +358,37 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     }
   }
 
-  /// Decodes `result` and records it as the last result. An entity whose JSON is the same as in
-  /// the previous result is not decoded again.
-  private func accept(_ result: QueryResult) -> (Collection, EntityDecodingError?) {
-    var value = Collection()
-    var failures: [(id: String, error: any Error)] = []
-    let previous = lock.withLock { self.decoded }
-    var decoded: [String: (json: JSON, entity: Entity)] = [:]
-    let decoder = JSONValueDecoder()
-    let rows = result.data[key.namespace]?.arrayValue ?? []
-    // A buffer of its own even when empty: see ``KeyCollection/sameStorage(_:_:)``.
-    value.reserveCapacity(max(rows.count, 1))
-    for (index, json) in rows.enumerated() {
-      let id = json["id"]?.stringValue ?? "#\(index)"
-      if let known = previous[id], known.json == json {
-        value.updateOrAppend(known.entity)
-        decoded[id] = known
-        continue
+  /// Decodes `result`'s entities. One whose JSON is the same as in the result decoded before is not
+  /// decoded again. Under ``decoding``, not the session's lock.
+  private func decode(_ result: QueryResult) -> (Collection, EntityDecodingError?) {
+    decoding.withLock {
+      var value = Collection()
+      var failures: [(id: String, error: any Error)] = []
+      var decoded: [String: (json: JSON, entity: Entity)] = [:]
+      let decoder = JSONValueDecoder()
+      let rows = result.data[key.namespace]?.arrayValue ?? []
+      // A buffer of its own even when empty: see ``KeyCollection/sameStorage(_:_:)``.
+      value.reserveCapacity(max(rows.count, 1))
+      for (index, json) in rows.enumerated() {
+        let id = json["id"]?.stringValue ?? "#\(index)"
+        if let known = self.decoded[id], known.json == json {
+          value.updateOrAppend(known.entity)
+          decoded[id] = known
+          continue
+        }
+        do {
+          let entity = try decoder.decode(Entity.self, from: json)
+          value.updateOrAppend(entity)
+          decoded[id] = (json, entity)
+        } catch {
+          failures.append((id, error))
+        }
       }
-      do {
-        let entity = try decoder.decode(Entity.self, from: json)
-        value.updateOrAppend(entity)
-        decoded[id] = (json, entity)
-      } catch {
-        failures.append((id, error))
-      }
-    }
-    let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, errors: failures)
-    if let failure { Self.logger.error("\(failure)") }
-    lock.withLock {
-      lastResult = result
-      shownSequence = max(shownSequence, result.sequence)
       self.decoded = decoded
+      let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, errors: failures)
+      if let failure { Self.logger.error("\(failure)") }
+      return (value, failure)
     }
-    return (value, failure)
   }
 
   // MARK: Finding the reference
@@ -423,15 +441,13 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   @discardableResult
   private func write(from start: Collection, to edit: Collection) -> Set<Entity.ID> {
     lock.withLock {
-      let changed = EntityChanges.ids(from: start, to: edit)
-      guard !changed.isEmpty else { return changed }
-      let ops: [InstaMLOp]
+      let (ops, changed): ([InstaMLOp], Set<String>)
       do {
-        ops = try EditWrites.ops(from: start, to: edit, key: key)
+        (ops, changed) = try EditWrites.ops(from: start, to: edit, key: key)
       } catch {
         Self.logger.error("an edit of \(key.namespace) could not be encoded, so it was not written: \(error)")
         unqueued = error
-        return changed
+        return EntityChanges.ids(from: start, to: edit)
       }
       guard !ops.isEmpty else { return changed }
       _statistics.writes += 1

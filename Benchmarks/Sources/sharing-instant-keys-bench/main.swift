@@ -10,7 +10,9 @@ import SharingInstant
 //    client's enqueue, not the disk's.
 // 2. Two clients through the keys and an in-process instant-local on loopback: A's `withLock`
 //    edit → B's key holds the new value (observed through Observation, as a view would).
-// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1 or 2, both by default]
+// 3. `withLock` on the main actor while another device streams creates into the key, which grows
+//    from 20 rows to `rows` (2,000 in the issue): how long each call holds the main thread.
+// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1, 2 or 3; 1 and 2 by default]
 
 struct Row: EntityIdentifiable, Equatable {
   static let namespace = "rows"
@@ -69,7 +71,7 @@ let edits = arguments.dropFirst().first ?? 1000
 let part = arguments.dropFirst(2).first ?? 0
 let clock = ContinuousClock()
 
-if part != 2 {
+if part == 0 || part == 1 {
   let client = InstantClient.offline(appId: "keys-bench")
   let collection = Shared(.instantSync(EntityKey<Row>(namespace: "rows"), client: client))
   collection.withLock { $0.append(contentsOf: (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }) }
@@ -91,7 +93,7 @@ if part != 2 {
   await client.shutdown()
 }
 
-if part != 1 {
+if part == 0 || part == 2 {
   var logger = Logger(label: "instant-local")
   logger.logLevel = .critical
   let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
@@ -129,6 +131,53 @@ if part != 1 {
   latencies.sort()
   say("two clients through instant-local, \(rows) rows, \(samples) edits")
   say("  A's withLock → B's key updated:   p50 \(percentile(latencies, 0.5))  p90 \(percentile(latencies, 0.9))")
+  await a.shutdown()
+  await b.shutdown()
+  await server.stop()
+}
+
+if part == 3 {
+  var logger = Logger(label: "instant-local")
+  logger.logLevel = .critical
+  let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
+  let port = try await server.start()
+  func client() -> InstantClient {
+    InstantClient(
+      appId: "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f51", apiURI: URL(string: "http://127.0.0.1:\(port)")!,
+      websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory)
+  }
+  let (a, b) = (client(), client())
+  let key = EntityKey<Row>(namespace: "rows")
+  let editor = Shared(.instantSync(key, client: b))
+  editor.withLock { $0.append(contentsOf: (0..<20).map { Row(title: "row \($0)", rank: Double($0)) }) }
+  try await editor.save()
+  await until { editor.wrappedValue.count == 20 }
+  // The other device creates the rest, one transaction every 2 ms, each seen by the editor's key.
+  let streaming = Task {
+    for index in 20..<rows {
+      try await a.transact(.create("rows", .id(UUID().uuidString.lowercased()), ["title": .string("row \(index)"), "rank": .number(Double(index)), "done": false]))
+      try await Task.sleep(for: .milliseconds(2))
+    }
+  }
+  var held: [Duration] = []
+  var edit = 0
+  while !(await MainActor.run { editor.wrappedValue.count >= rows }) {
+    let duration = await MainActor.run {
+      let start = clock.now
+      editor.withLock { value in
+        let index = edit % value.count
+        value[index].done.toggle()
+      }
+      return clock.now - start
+    }
+    held.append(duration)
+    edit += 1
+    try await Task.sleep(for: .milliseconds(5))
+  }
+  try await streaming.value
+  held.sort()
+  say("withLock on the main actor while another device creates \(rows - 20) rows into the key, \(held.count) edits")
+  say("  main thread held: p50 \(percentile(held, 0.5))  p90 \(percentile(held, 0.9))  p99 \(percentile(held, 0.99))  max \(percentile(held, 1))")
   await a.shutdown()
   await b.shutdown()
   await server.stop()

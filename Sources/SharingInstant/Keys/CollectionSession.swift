@@ -33,9 +33,8 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   let delivery: KeyDelivery
   private let lock = NSRecursiveLock()
 
-  /// The value the reference holds as far as the key has seen: the last value it gave, or the
-  /// result of edits it has found and written since. `nil` before the key knows any.
-  private var given: Value?
+  /// What the reference holds as far as the key has seen.
+  private var given = GivenValue<Value>()
   /// Whether the key has given the reference a value (the first one, its load, skips ``delivery``).
   private var gaveValue = false
   /// Makes the `@Shared` over this key again: Sharing keeps one reference per key id, so it finds
@@ -118,7 +117,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     if ReferenceReadBack.isMakingStray { return continuation.resumeReturningInitialValue() }
     captureDependencies()
     if case .initialValue(let initial) = context {
-      lock.withLock { if given == nil { given = initial } }
+      lock.withLock { if given.value == nil { given.holds(initial) } }
       return continuation.resumeReturningInitialValue()
     }
     let subscription = client.subscribe(key.instaQL)
@@ -150,7 +149,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     if ReferenceReadBack.isMakingStray { return SharedSubscription {} }
     captureDependencies()
     lock.withLock {
-      if case .initialValue(let initial) = context, given == nil { given = initial }
+      if case .initialValue(let initial) = context, given.value == nil { given.holds(initial) }
       reportLoading = { subscriber.yieldLoading($0) }
       self.subscriber = { result in
         switch result {
@@ -185,17 +184,19 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       continuation.resume(with: lock.withLock { unqueued.map { .failure($0) } ?? .success(()) })
     }
     guard context == .didSet else { return afterQueuedWrites(done) }
-    // The key's own value going in, or its question to a reference: nothing was edited.
-    let own: Bool = lock.withLock {
+    // The key's own value going in, or its question to a reference: nothing was edited. Sharing
+    // takes a success as clearing `saveError`, so a write that could not be queued stays reported.
+    let own: Result<Void, any Error>? = lock.withLock {
       if probing { probeReached = true }
-      return exchanging || probing
+      guard exchanging || probing else { return nil }
+      return unqueued.map { .failure($0) } ?? .success(())
     }
-    if own { return continuation.resume() }
+    if let own { return continuation.resume(with: own) }
     hooks.willSave?(value.collection)
     let lost: EditNotWritten? = lock.withLock {
       guard !_hooks.unexchanged else {
-        write(from: given?.collection ?? [], to: value.collection)
-        given = value
+        write(from: given.value?.collection ?? [], to: value.collection)
+        given.holds(value)
         return nil
       }
       guard reference == nil else {
@@ -277,9 +278,10 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         _hooks.didShow?(shown)
         return ifHeld()
       }
-      let given = Value(collection: value)
-      (self.given, gaveValue) = (given, true)
-      yield(given)
+      let plain = Value(collection: value)
+      given.holds(plain)
+      gaveValue = true
+      yield(plain)
       _hooks.didShow?(value)
     }
   }
@@ -320,33 +322,32 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     }
   }
 
-  /// What the reference holds, `current`, against ``given``: the same buffer (`unchanged` runs), or
-  /// edits made since from exactly that start, which are written. Returns `value` with the edited
-  /// entities taken from `current`, to put in the reference; `current` becomes ``given`` when there is
-  /// no `value`.
+  /// What the reference holds, `current`, against ``given`` (``GivenValue/look(at:)``): the value
+  /// given (`unchanged` runs), or edits made since from exactly that start, which are written.
+  /// Returns `value` with the edited entities on top, to put in the reference; the reference is
+  /// taken to hold `current` when there is no `value`.
   @discardableResult
   private func settle(
     _ current: Value, showing value: Collection?, unchanged: (Value) -> Void = { _ in }
   ) -> (value: Value, collection: Collection)? {
     var next = value
-    if let given, Value.sameStorage(current, given) {
+    switch given.look(at: current) {
+    case .given(let given):
       unchanged(given)
-    } else if let start = given?.collection {
-      let edit = current.collection
+    case .edited(let start, let edit):
       let changed = write(from: start, to: edit)
       if value != nil { _statistics.editsMetByResults += 1 }
-      for id in changed { next?[id: id] = edit[id: id] }
-    } else {
-      // The key never knew what the reference held (one made without an initial value and edited
-      // before its first result): there is no start to diff against.
+      next = next.map { GivenValue<Value>.onTop($0, of: edit, changed: changed) }
+    case .noStart:
+      // A reference made without an initial value and edited before the key's first result.
       Self.logger.error("an edit of \(key.namespace) was made before the key had a value; not written")
     }
     guard let next else {
-      given = current
+      given.holds(current)
       return nil
     }
     let nextValue = Value(collection: next)
-    given = nextValue
+    given.holds(nextValue)
     return (nextValue, next)
   }
 

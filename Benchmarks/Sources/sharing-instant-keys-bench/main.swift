@@ -93,7 +93,8 @@ if part == 0 || part == 1 {
   await client.shutdown()
 }
 
-if part == 0 || part == 2 {
+/// An in-process instant-local on loopback and two clients of one app on it.
+func twoClients() async throws -> (InstantLocalServer, InstantClient, InstantClient) {
   var logger = Logger(label: "instant-local")
   logger.logLevel = .critical
   let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
@@ -104,6 +105,11 @@ if part == 0 || part == 2 {
       websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory)
   }
   let (a, b) = (client(), client())
+  return (server, a, b)
+}
+
+if part == 0 || part == 2 {
+  let (server, a, b) = try await twoClients()
   let key = EntityKey<Row>(namespace: "rows")
   let writer = Shared(.instantSync(key, client: a))
   let reader = SharedReader(.instantQuery(key, client: b))
@@ -136,24 +142,26 @@ if part == 0 || part == 2 {
   await server.stop()
 }
 
+/// A flag one task sets and another reads.
+final class Flag: @unchecked Sendable {
+  // Read and written under `lock` only.
+  private let lock = NSLock()
+  private var raised = false
+  func raise() { lock.withLock { raised = true } }
+  var isRaised: Bool { lock.withLock { raised } }
+}
+
 if part == 3 {
-  var logger = Logger(label: "instant-local")
-  logger.logLevel = .critical
-  let server = try InstantLocalServer(configuration: .init(port: 0, storage: .memory), logger: logger)
-  let port = try await server.start()
-  func client() -> InstantClient {
-    InstantClient(
-      appId: "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f51", apiURI: URL(string: "http://127.0.0.1:\(port)")!,
-      websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory)
-  }
-  let (a, b) = (client(), client())
+  let (server, a, b) = try await twoClients()
   let key = EntityKey<Row>(namespace: "rows")
   let editor = Shared(.instantSync(key, client: b))
   editor.withLock { $0.append(contentsOf: (0..<20).map { Row(title: "row \($0)", rank: Double($0)) }) }
   try await editor.save()
   await until { editor.wrappedValue.count == 20 }
   // The other device creates the rest, one transaction every 2 ms, each seen by the editor's key.
+  let streamed = Flag()
   let streaming = Task {
+    defer { streamed.raise() }
     for index in 20..<rows {
       try await a.transact(.create("rows", .id(UUID().uuidString.lowercased()), ["title": .string("row \(index)"), "rank": .number(Double(index)), "done": false]))
       try await Task.sleep(for: .milliseconds(2))
@@ -161,7 +169,12 @@ if part == 3 {
   }
   var held: [Duration] = []
   var edit = 0
+  var end: ContinuousClock.Instant?
+  // Until the key holds every row, or 5 s after the last create (an edit that deleted rows would
+  // leave it short: reported below).
   while !(await MainActor.run { editor.wrappedValue.count >= rows }) {
+    if end == nil, streamed.isRaised { end = clock.now + .seconds(5) }
+    if let end, clock.now > end { break }
     let duration = await MainActor.run {
       let start = clock.now
       editor.withLock { value in
@@ -176,7 +189,16 @@ if part == 3 {
   }
   try await streaming.value
   held.sort()
+  // With the edits over, how long until the key holds every row.
+  let caughtUp = clock.now
+  while await MainActor.run(body: { editor.wrappedValue.count < rows }), clock.now - caughtUp < .seconds(30) {
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  let lag = clock.now - caughtUp
+  let shown = await MainActor.run { editor.wrappedValue.count }
+  let stored = try await a.queryOnce(["rows": [:]]).data["rows"]?.arrayValue?.count ?? 0
   say("withLock on the main actor while another device creates \(rows - 20) rows into the key, \(held.count) edits")
+  say("  rows: \(rows) created, \(stored) on the server, \(shown) in the key \(String(format: "%.0f", milliseconds(lag))) ms after the last edit")
   say("  main thread held: p50 \(percentile(held, 0.5))  p90 \(percentile(held, 0.9))  p99 \(percentile(held, 0.99))  max \(percentile(held, 1))")
   await a.shutdown()
   await b.shutdown()

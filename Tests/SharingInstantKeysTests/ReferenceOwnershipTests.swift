@@ -10,7 +10,7 @@ import Testing
 /// (docs/keys.md, "Which value an edit started from").
 @Suite("A key takes only its own reference", .timeLimit(.minutes(2)))
 struct ReferenceOwnershipTests {
-  @Test("A key takes its reference before its second result, and from then on gives nothing plainly")
+  @Test("A key holds its `@Shared`'s reference once it has shown a result, before any edit")
   func takesItsOwnReference() async throws {
     try await KeysServer.withTwoClients { a, b in
       let key = InstantSyncKey(Schema.todos, client: b)

@@ -11,8 +11,8 @@ import Logging
 /// **Exact starts.** Sharing runs a `withLock` closure under the reference's lock and calls the
 /// key's `save` after releasing it, so a server result can reach the reference between the two.
 /// The key therefore never diffs the value `save` is given. Once it holds the reference
-/// (``HeldReference``, found when the first edit is saved), every value goes in under the
-/// reference's own lock, and there the key looks at what the reference holds: the very value the
+/// (``HeldReference``, taken before it gives a result, or at its first save), every value goes in
+/// under the reference's own lock, and there the key looks at what the reference holds: the very value the
 /// key gave it (same storage), or — when closures ran since — those closures' result, which
 /// started from exactly that given value, since nothing else changes the reference. Those edits are
 /// then written (the diff of the two) and the new value is shown with them on top. A `save` does the
@@ -40,7 +40,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// Makes the `@Shared` over this key again: Sharing keeps one reference per key id, so it finds
   /// the key's own. `nil` for a read-only key, which no edit reaches.
   private let readBack: (@Sendable (CollectionSession) -> Shared<Value>)?
-  /// The reference, once the key has found it (at the first edit's save).
+  /// The reference, once the key has taken it (``adoptReference()``, or its first edit's save).
   private var reference: HeldReference<Value>?
   /// The dependencies the reference was made in, where reading it back finds it.
   private var dependencies: DependencyValues.Continuation?
@@ -105,7 +105,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// Whether a subscription delivers to a `@Shared`.
   var isSubscribed: Bool { lock.withLock { subscriber != nil } }
 
-  /// Whether the key holds its reference (it does from its first edit's save on).
+  /// Whether the key holds its reference.
   var holdsReference: Bool { lock.withLock { reference != nil } }
 
   // MARK: Sharing's continuations
@@ -178,7 +178,6 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// looked, under the reference's lock, writes it, and resumes once this key's writes so far are
   /// queued. A user-initiated `save()` only waits for those writes: every change already went
   /// through `withLock`. Throws when the last write could not be queued (until a later one is).
-  ///
   func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     let done: @Sendable () -> Void = { [self] in
       continuation.resume(with: lock.withLock { unqueued.map { .failure($0) } ?? .success(()) })
@@ -296,7 +295,8 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       defer { exchanging = false }
       var shown: Collection?
       let alive = reference.withLock { current in
-        let next = settle(current, showing: value) ?? (Value(collection: value), value)
+        // With a value to show, `settle` always returns what to put in.
+        guard let next = settle(current, showing: value) else { return }
         (current, shown) = (next.value, next.collection)
       }
       guard alive else {

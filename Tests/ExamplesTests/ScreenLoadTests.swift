@@ -85,6 +85,12 @@ final class ScreenLoad {
   /// checks what they cost.
   func type(_ keys: String, on demo: some TerminalDemo, until shown: @escaping @MainActor @Sendable (String) -> Bool) async throws {
     for character in keys { _ = await demo.handle(character == "\n" ? .enter : .text(String(character))) }
+    let clock = ContinuousClock()
+    let typed = clock.now
+    // When the checks ran: a check that never ran for seconds means the main actor was busy, not
+    // that the screen was late.
+    var checks = 0
+    var lastCheck = typed
     try await eventually(
       "change \(changes + 1) (\(keys.debugDescription)) shown on bob's screen", timeout: .seconds(15), every: .milliseconds(2),
       detail: {
@@ -92,11 +98,14 @@ final class ScreenLoad {
         bob's screen:
         \(screen.lastFrame.joined(separator: "\n"))
         bob's frame computed now shows it: \(shown(plain(frame())))
+        checks made: \(checks), the last \(lastCheck - typed) after typing, \(clock.now - lastCheck) ago
         ann's screen:
         \(demo.body().joined(separator: "\n"))
         """
       }
     ) { @MainActor in
+      checks += 1
+      lastCheck = clock.now
       if shown(plain(self.screen.lastFrame)) { return true }
       // The old render loop multiplied frames with every change; stop before it takes the machine.
       try #require(self.evaluations < 40 * (self.changes + 10), "\(self.evaluations) frames for \(self.changes) changes")

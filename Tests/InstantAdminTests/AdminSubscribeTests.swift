@@ -90,6 +90,7 @@ struct AdminSubscribeTests {
     try await BackupRestoreTests.withDirectory { directory in
       let file = directory.appendingPathComponent("app.sqlite").path
       var configuration = InstantLocalConfiguration.testing(dataFile: file)
+      configuration.port = portForRestarts()
       let first = try InstantLocalServer(configuration: configuration, logger: .instantLocalTesting)
       let port = try await first.start()
       let app = try first.apps.create(title: "Reconnects")
@@ -98,7 +99,6 @@ struct AdminSubscribeTests {
       #expect(try await Self.nextResult(&updates) == ["todos": []])
       await first.stop()
 
-      configuration.port = port
       let second = try InstantLocalServer(configuration: configuration, logger: .instantLocalTesting)
       _ = try await second.start()
       let id = newID()

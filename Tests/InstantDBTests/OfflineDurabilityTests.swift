@@ -18,7 +18,7 @@ struct OfflineDurabilityTests {
     let clientFile = InstantStorage.sqlite(dir.appendingPathComponent("a.sqlite"))
 
     // A learns the attrs while online, then the server goes away.
-    let (first, port) = try await withServer(dataFile: serverFile) { server in
+    let (first, port) = try await withServer(dataFile: serverFile, port: portForRestarts()) { server in
       let a = server.client(storage: clientFile)
       try await a.transact(.update("items", .id(InstantID.make()), ["n": 0])).synced()
       return (a, server.port)

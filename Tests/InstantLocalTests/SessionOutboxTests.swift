@@ -66,10 +66,8 @@ struct SessionOutboxTests {
 
   @Test("Presence is paced: the first change goes at once, later ones wait out the interval and share frames, other frames are not held")
   func pacing() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let sink = SessionSink(presenceInterval: .seconds(2), clock: AnyClock(clock))
-    // Whether something sleeps on the clock (`checkSuspension` throws when one does).
-    @Sendable func waitsOnTheClock() async -> Bool { (try? await clock.checkSuspension()) == nil }
 
     sink.sendPresencePatch(roomID: "r", edits: "1")
     #expect(await sink.nextFrames() == [Self.patch("1")], "a quiet room's first change goes at once")
@@ -78,11 +76,10 @@ struct SessionOutboxTests {
     // interval on the clock, and both ride in it.
     sink.sendPresencePatch(roomID: "r", edits: "2")
     let next = Task { await sink.nextFrames() }
-    try await eventually("the next presence frame waits on the clock") { await waitsOnTheClock() }
+    try await eventually("the next presence frame waits on the clock") { await clock.sleeping(); return true }
     sink.sendPresencePatch(roomID: "r", edits: "3")
-    await clock.advance(by: .milliseconds(1_999))
-    #expect(await waitsOnTheClock(), "not before the interval has passed")
-    await clock.advance(by: .milliseconds(1))
+    #expect(clock.advance(by: .milliseconds(1_999)) == 0, "not before the interval has passed")
+    #expect(clock.advance(by: .milliseconds(1)) == 1)
     #expect(await next.value == [Self.patch("2,3")])
 
     // A frame that is not presence goes out at once, even right after presence.

@@ -1,3 +1,4 @@
+import Foundation
 import InstantCore
 import InstantDB
 import SharingInstant
@@ -78,3 +79,53 @@ struct RoomAndConnectionKeyTests {
   }
 }
 
+
+/// A room update that reaches the key between a `withLock` edit and its `save` (forced with the
+/// key's seams, on threads of their own), with the key as built and with the deliberately broken
+/// one (`hooks.plain`) that the check must catch.
+@Suite("Presence edits meeting room updates", .timeLimit(.minutes(1)))
+struct PresenceInterleavingTests {
+  @Test("A peer's move given between an edit and its save keeps the edit; the next edit starts from it", arguments: [false, true])
+  func updateBetweenEditAndSave(plain: Bool) async throws {
+    try await KeysServer.withTwoClients { a, b in
+      let room = RoomKey<Cursor>(type: "cursors")
+      let roomID = "doc-\(UUID().uuidString.prefix(8))"
+      let key = InstantPresenceKey(roomType: room.type, roomID: roomID, initialPresence: Cursor(name: "Ann"), client: a)
+      key.hooks.plain = plain
+      let ann = Shared(wrappedValue: RoomPresence(user: Cursor(name: "Ann")), key)
+      let bob = Shared(.instantPresence(room, roomId: roomID, initialPresence: Cursor(name: "Bob"), client: b))
+      try await eventually("each sees the other, and ann's key holds its reference") {
+        ann.wrappedValue.peers.map(\.data.name) == ["Bob"] && bob.wrappedValue.peers.map(\.data.name) == ["Ann"]
+          && key.session.holdsReference
+      }
+
+      // Ann's edit reaches its save; Bob's move reaches Ann's key before that save goes on. (The
+      // key as built saves the edit as it gives the move: that save is not held.)
+      let saving = Gate()
+      let bobMoved = Gate()
+      key.hooks.willSave = { presence in
+        guard presence.x == 1, saving.openOnce() else { return }
+        saving.open()
+        try? bobMoved.wait("Bob's move is given to Ann's key")
+      }
+      key.hooks.didGive = { update in if update.peers.first?.data.x == 7 { bobMoved.open() } }
+      async let edit: Void = onThread { ann.withLock { $0.user.x = 1 } }
+      try await onThread { try saving.wait("Ann's edit reaches its save") }
+      bob.withLock { $0.user.x = 7 }
+      try await bob.save()
+      try await edit
+      key.hooks.willSave = nil
+
+      #expect(ann.wrappedValue.peers.first?.data.x == 7)
+      if plain {
+        #expect(ann.wrappedValue.user.x == 0, "the broken key puts the published presence back over the edit")
+        return
+      }
+      #expect(ann.wrappedValue.user.x == 1, "the room's update left the edit in place")
+      // The next edit starts from what Ann's @Shared holds: one step more.
+      ann.withLock { $0.user.x += 1 }
+      try await ann.save()
+      try await eventually("Bob sees Ann two steps along") { bob.wrappedValue.peers.first?.data.x == 2 }
+    }
+  }
+}

@@ -37,21 +37,13 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   private var given = GivenValue<Value>()
   /// Whether the key has given the reference a value (the first one, its load, skips ``delivery``).
   private var gaveValue = false
-  /// Makes the `@Shared` over this key again: Sharing keeps one reference per key id, so it finds
-  /// the key's own. `nil` for a read-only key, which no edit reaches.
-  private let readBack: (@Sendable (CollectionSession) -> Shared<Value>)?
-  /// The reference, once the key has taken it (``adoptReference()``, or its first edit's save).
-  private var reference: HeldReference<Value>?
-  /// The dependencies the reference was made in, where reading it back finds it.
-  private var dependencies: DependencyValues.Continuation?
+  /// The reference behind the key's `@Shared`, once found (``OwnReference/adopt()``, or the first
+  /// edit's save); it shares ``lock``.
+  private let own: OwnReference<CollectionSession, Value>
+  /// The reference, once held.
+  private var reference: HeldReference<Value>? { own.held }
   /// True while the key has the reference's lock: the `save` Sharing calls after it is the key's own.
   private var exchanging = false
-  /// True while the key asks a reference it found whether it is its own: Sharing saves through the
-  /// reference's key after `withLock`, and `probeReached` says the save came here.
-  private var probing = false
-  private var probeReached = false
-  /// Whether `subscribe` has returned to the reference being made.
-  private var subscribed = false
   private var _statistics = KeyEditStatistics()
 
   /// The last result's entities by id, with the JSON each was decoded from; read and written under
@@ -81,6 +73,8 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   private static var logger: Logger { Logger(label: "sharing-instant") }
   private var _hooks = CollectionSessionHooks<Entity>()
 
+  /// `readBack` makes the `@Shared` over this key again (Sharing keeps one reference per key id, so
+  /// it finds the key's own); `nil` for a read-only key, which no edit reaches.
   init(
     client: InstantClient, key: EntityKey<Entity>, delivery: KeyDelivery = .immediate,
     readBack: (@Sendable (CollectionSession) -> Shared<Value>)?
@@ -88,7 +82,8 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     self.client = client
     self.key = key
     self.delivery = delivery
-    self.readBack = readBack
+    own = OwnReference(lock: lock, readBack: readBack)
+    own.attach(self)
   }
 
   // MARK: Seams
@@ -106,7 +101,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   var isSubscribed: Bool { lock.withLock { subscriber != nil } }
 
   /// Whether the key holds its reference.
-  var holdsReference: Bool { lock.withLock { reference != nil } }
+  var holdsReference: Bool { reference != nil }
 
   // MARK: Sharing's continuations
 
@@ -115,7 +110,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// result and shows it as the subscription would.
   func load(_ continuation: LoadContinuation<Value>, context: LoadContext<Value>) {
     if ReferenceReadBack.isMakingStray { return continuation.resumeReturningInitialValue() }
-    captureDependencies()
+    own.captureDependencies()
     if case .initialValue(let initial) = context {
       lock.withLock { if given.value == nil { given.holds(initial) } }
       return continuation.resumeReturningInitialValue()
@@ -147,7 +142,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// subscription is cancelled.
   func subscribe(_ subscriber: SharedSubscriber<Value>, context: LoadContext<Value>) -> SharedSubscription {
     if ReferenceReadBack.isMakingStray { return SharedSubscription {} }
-    captureDependencies()
+    own.captureDependencies()
     lock.withLock {
       if case .initialValue(let initial) = context, given.value == nil { given.holds(initial) }
       reportLoading = { subscriber.yieldLoading($0) }
@@ -170,7 +165,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         receive(result)
       }
     }
-    lock.withLock { subscribed = true }
+    own.markSubscribed()
     return SharedSubscription { task.cancel() }
   }
 
@@ -185,12 +180,11 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     guard context == .didSet else { return afterQueuedWrites(done) }
     // The key's own value going in, or its question to a reference: nothing was edited. Sharing
     // takes a success as clearing `saveError`, so a write that could not be queued stays reported.
-    let own: Result<Void, any Error>? = lock.withLock {
-      if probing { probeReached = true }
-      guard exchanging || probing else { return nil }
+    let keys: Result<Void, any Error>? = lock.withLock {
+      guard own.saveIsProbe() || exchanging else { return nil }
       return unqueued.map { .failure($0) } ?? .success(())
     }
-    if let own { return continuation.resume(with: own) }
+    if let keys { return continuation.resume(with: keys) }
     hooks.willSave?(value.collection)
     let lost: EditNotWritten? = lock.withLock {
       guard !_hooks.unexchanged else {
@@ -202,10 +196,10 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         look()
         return nil
       }
-      guard let found = findReference() else {
+      guard let found = own.find() else {
         return EditNotWritten(namespace: key.namespace, reason: .referenceNotFound)
       }
-      reference = found
+      own.hold(found)
       // Until now values went in plainly, so a result given after this edit's closure replaced
       // the edit: the reference then holds the value given last, and the edit is not it.
       var replaced = false
@@ -300,7 +294,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
         (current, shown) = (next.value, next.collection)
       }
       guard alive else {
-        self.reference = nil
+        own.release()
         return nil
       }
       return shown
@@ -314,7 +308,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   private func look(unchanged: (Value) -> Void = { _ in }) -> Bool {
     lock.withLock {
       guard let current = reference?.value else {
-        reference = nil
+        own.release()
         return false
       }
       settle(current, showing: nil, unchanged: unchanged)
@@ -394,45 +388,13 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
 
   // MARK: Finding the reference
 
-  /// Keeps the dependencies the reference is being made in (a key's `load` and `subscribe` run
-  /// inside its making), so that reading it back later, from any thread, looks where it was put.
-  private func captureDependencies() {
-    lock.withLock {
-      if dependencies == nil { dependencies = withEscapedDependencies { $0 } }
-    }
-  }
-
-  /// The reference reading back finds, or `nil` when reading made a new one (see
-  /// ``ReferenceReadBack``) or the key is read-only.
-  private func findReference() -> HeldReference<Value>? {
-    guard let readBack else { return nil }
-    let dependencies: DependencyValues.Continuation? = lock.withLock { self.dependencies }
-    let probe = ReferenceReadBack.Probe()
-    let shared: Shared<Value> = ReferenceReadBack.$probe.withValue(probe) {
-      guard let dependencies else { return readBack(self) }
-      return dependencies.yield { readBack(self) }
-    }
-    return probe.madeStray ? nil : HeldReference(shared)
-  }
-
-  /// Before a result is given, finds the key's reference if the key does not hold it yet, and asks
-  /// it whether it is the key's own: an empty `withLock` on it makes Sharing save through its key,
-  /// and only the key's own reference saves here (another key with this id, made at the same moment
-  /// on another thread, has a session of its own). A value given plainly could replace an edit whose
-  /// closure ran and whose save has not, so the key gives plainly only while reading back finds no
-  /// reference: one still being made, which no one can edit yet. Only once `subscribe` has returned
-  /// (Sharing files the reference under its id right after), and outside the lock: making a
-  /// reference takes Sharing's lock, then this key's, in `load` and `subscribe`.
+  /// Before a result is given, takes the key's reference if it does not hold it yet (see
+  /// ``OwnReference``). A value given plainly could replace an edit whose closure ran and whose
+  /// save has not, so the key gives plainly only while reading back finds no reference: one still
+  /// being made, which no one can edit yet.
   private func adoptReference() {
-    guard lock.withLock({ reference == nil && subscribed && readBack != nil && !_hooks.unexchanged }) else { return }
-    guard let found = findReference() else { return }
-    lock.withLock {
-      guard reference == nil else { return }
-      (probing, probeReached) = (true, false)
-      defer { probing = false }
-      guard found.withLock({ _ in }), probeReached else { return }
-      reference = found
-    }
+    guard !hooks.unexchanged else { return }
+    own.adopt()
   }
 
   // MARK: Writing

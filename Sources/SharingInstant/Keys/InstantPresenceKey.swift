@@ -7,18 +7,36 @@ import InstantDB
 public struct InstantPresenceKey<Presence: Codable & Sendable & Equatable>: SharedKey {
   public typealias Value = RoomPresence<Presence>
 
-  let session: PresenceSession<Presence>
+  package let session: PresenceSession<Presence>
   public let id: InstantKeyID
 
-  init(roomType: String, roomID: String, initialPresence: Presence, client: InstantClient?) {
+  package init(roomType: String, roomID: String, initialPresence: Presence, client: InstantClient?) {
     @Dependency(\.defaultInstant) var defaultInstant
     let client = client ?? defaultInstant
-    session = PresenceSession(client: client, roomType: roomType, roomID: roomID, initialPresence: initialPresence)
-    id = InstantKeyID(client: client, query: [roomType: .string(roomID)], kind: "presence")
+    let id = InstantKeyID(client: client, query: [roomType: .string(roomID)], kind: "presence")
+    // Sharing's one reference for the id, found by making the `@Shared` over the key again.
+    let readBack: @Sendable (PresenceSession<Presence>) -> Shared<Value> = {
+      Shared(wrappedValue: RoomPresence(user: initialPresence), Self(session: $0, id: id))
+    }
+    self.init(
+      session: PresenceSession(
+        client: client, roomType: roomType, roomID: roomID, initialPresence: initialPresence, readBack: readBack),
+      id: id)
+  }
+
+  init(session: PresenceSession<Presence>, id: InstantKeyID) {
+    self.session = session
+    self.id = id
+  }
+
+  /// Test seams (see ``PresenceSessionHooks``).
+  package var hooks: PresenceSessionHooks<Presence> {
+    get { session.hooks }
+    nonmutating set { session.hooks = newValue }
   }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resumeReturningInitialValue()
+    session.load(continuation: continuation)
   }
 
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {

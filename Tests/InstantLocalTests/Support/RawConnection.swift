@@ -19,11 +19,12 @@ struct RawConnection {
   }
 
   /// How long a connection may stay open before the test closes it itself (so a server that
-  /// keeps it open fails the test instead of hanging it).
-  static let deadline = Duration.seconds(10)
+  /// keeps it open fails the test instead of hanging it). Generous: the whole suite shares two
+  /// cores, and a 2 MB body through a debug build has taken longer than 10 s there.
+  static let deadline = Duration.seconds(30)
 
   /// Connects to `127.0.0.1:port` and runs `body` with the connection, closing it afterwards
-  /// (or after `deadline`, ten seconds unless given).
+  /// (or after `deadline`, thirty seconds unless given).
   static func with<T: Sendable>(
     port: Int, deadline: Duration = RawConnection.deadline, _ body: (inout Session) async throws -> T
   ) async throws -> T {

@@ -186,6 +186,7 @@ let package = Package(
       dependencies: [
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
         "InstantBackup",
         "InstantCore",
         "InstantPermissions",
@@ -231,6 +232,9 @@ let package = Package(
       name: "InstantLocalTests",
       dependencies: [
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
         "TestSupport",
         "InstantLocal",
         "InstantLocalTesting",

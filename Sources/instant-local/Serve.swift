@@ -49,6 +49,11 @@ struct Serve: AsyncParsableCommand {
       valueName: "url"))
   var publicURL: String?
 
+  @Flag(
+    name: .customLong("unverified-id-tokens"),
+    help: "DEVELOPMENT ONLY: sign in with any ID token's email, unchecked, when the app has no OAuth client of the token's client_name. Anyone can then sign in as anyone.")
+  var unverifiedIDTokens = false
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -75,10 +80,13 @@ struct Serve: AsyncParsableCommand {
       maxQueuedBytes: maxQueuedBytes, rulesFile: rules, strictApps: strictApps)
     configuration.maxUploadBytes = maxUploadBytes
     configuration.publicURL = publicURL.flatMap { URL(string: $0) }
+    configuration.unverifiedIDTokens = unverifiedIDTokens
     let server = try InstantLocalServer(configuration: configuration, logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath
-    let rulesLine = rules.map { "  Rules:     \($0) (re-read when it changes)\n" } ?? ""
+    let rulesLine =
+      (rules.map { "  Rules:     \($0) (re-read when it changes)\n" } ?? "")
+      + (unverifiedIDTokens ? "  WARNING:   ID tokens are not verified: anyone can sign in as anyone (development only)\n" : "")
     try await server.run { port in
       let banner = """
         instant-local listening (data: \(storage))

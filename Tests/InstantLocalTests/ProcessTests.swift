@@ -37,6 +37,38 @@ struct ProcessTests {
     await b.close()
   }
 
+  @Test("apps oauth-clients add, list and remove on a data file; serve --unverified-id-tokens says what it does")
+  func oauthClientsCommand() async throws {
+    let binary = try #require(ServerProcess.binary)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-local-\(newID())")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let data = ["--data", dir.appendingPathComponent("data.sqlite").path]
+    let (created, output) = try await runToEnd(binary, ["apps", "create", "--title", "Clients"] + data)
+    #expect(created == 0, "\(output)")
+    let app = try #require(output.split(separator: "\n").first { $0.hasPrefix("app id:") }?.split(separator: " ").last.map(String.init))
+
+    let add = ["apps", "oauth-clients", "add", "--app", app, "--name", "apple", "--provider", "apple"]
+    let (added, addOutput) = try await runToEnd(binary, add + ["--client-id", "com.example.web", "--audience", "com.example.ios"] + data)
+    #expect(added == 0, "\(addOutput)")
+    let (_, list) = try await runToEnd(binary, ["apps", "oauth-clients", "list", "--app", app] + data)
+    #expect(
+      list.contains("apple  apple  com.example.web  https://appleid.apple.com/.well-known/openid-configuration  also: com.example.ios"),
+      "\(list)")
+    let (badProvider, badOutput) = try await runToEnd(
+      binary, ["apps", "oauth-clients", "add", "--app", app, "--name", "x", "--provider", "github", "--client-id", "c"] + data)
+    #expect(badProvider != 0)
+    #expect(badOutput.contains("--provider is google, apple or oidc"), "\(badOutput)")
+    let (removed, _) = try await runToEnd(binary, ["apps", "oauth-clients", "remove", "--app", app, "--name", "apple"] + data)
+    #expect(removed == 0)
+    let (_, empty) = try await runToEnd(binary, ["apps", "oauth-clients", "list", "--app", app] + data)
+    #expect(empty.contains("has no OAuth clients"), "\(empty)")
+
+    let server = try await ServerProcess(arguments: ["--port", "0", "--memory", "--unverified-id-tokens"])
+    defer { server.terminate() }
+    #expect(server.stdout.text.contains("WARNING:   ID tokens are not verified"))
+    _ = try await server.stderr.wait(for: "ID tokens are NOT verified", timeout: .seconds(10))
+  }
+
   @Test("--max-queued-bytes: a positive size starts the server, anything else is refused by name")
   func maxQueuedBytesOption() async throws {
     let server = try await ServerProcess(arguments: ["--port", "0", "--memory", "--max-queued-bytes", "1048576"])

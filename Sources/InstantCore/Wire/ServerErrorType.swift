@@ -39,4 +39,7 @@ public struct ServerErrorType: RawRepresentable, Hashable, Sendable, CustomStrin
   public static let rateLimited: Self = "rate-limited"
   /// The request took too long.
   public static let operationTimedOut: Self = "operation-timed-out"
+  /// An OAuth sign-in failed: an ID token whose signature, key or expiry does not hold, or a
+  /// provider that could not be reached.
+  public static let oauthError: Self = "oauth-error"
 }

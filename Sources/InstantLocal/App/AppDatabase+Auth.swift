@@ -49,34 +49,6 @@ extension AppDatabase {
     return result
   }
 
-  /// `POST /runtime/oauth/id_token`, as a development server does it: the token's claims are read
-  /// but its signature is not checked (like Firebase's auth emulator), so an app or a test can
-  /// sign in with a token it made. The user is the token's `email`; an expired token (`exp`) is
-  /// refused. Never expose instant-local where such a token could sign in to real data.
-  func signInWithIdToken(_ token: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
-    let claims = try Self.idTokenClaims(token)
-    guard let email = claims["email"]?.stringValue, email.contains("@") else {
-      throw .validation("id_token", input: .string("…"), ["The ID token has no email claim."])
-    }
-    if let exp = claims["exp"]?.numberValue, exp * 1000 < Self.nowMillis() {
-      throw .validation("id_token", input: .string("…"), ["The ID token has expired."])
-    }
-    return try signIn(email: Self.normalize(email), guestToken: guestToken, extraFields: extraFields)
-  }
-
-  /// The claims of a JWT (`header.payload.signature`, base64url); the token itself never appears
-  /// in the error.
-  static func idTokenClaims(_ token: String) throws(ServerError) -> JSONObject {
-    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-    var payload = parts.count == 3 ? String(parts[1]) : ""
-    payload = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
-    guard let data = Data(base64Encoded: payload), let claims = try? JSON.parse(bytes: data).objectValue else {
-      throw .validation("id_token", input: .string("…"), ["The ID token is not a JWT (header.payload.signature)."])
-    }
-    return claims
-  }
-
   /// Finds or creates the user with `email` (upgrading the guest whose token is passed, or linking
   /// it to an existing user) and issues a new refresh token.
   func signIn(email: String, guestToken: String?, extraFields: JSON?, checkingRules: Bool = true) throws(ServerError) -> JSON {

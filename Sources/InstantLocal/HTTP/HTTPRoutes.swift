@@ -14,6 +14,9 @@ struct HTTPRoutes: Sendable {
   /// message has (an admin transaction carries what a client's would).
   let maxBodyBytes: Int
 
+  /// How an ID token signs in.
+  let idTokens: IDTokenSignIn
+
   /// A `subscribe-query` stream's bound on unsent messages (``InstantLocalConfiguration/maxQueuedBytes``).
   var maxQueuedBytes = 64 << 20
 
@@ -64,10 +67,11 @@ struct HTTPRoutes: Sendable {
     router.post("/runtime/oauth/id_token") { request, _ in
       await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app_id")
-        _ = try Self.string(body, "client_name")
-        return try await app.signInWithIdToken(
-          try Self.string(body, "id_token"), guestToken: body["refresh_token"]?.stringValue,
-          extraFields: body["extra_fields"])
+        let email = try await idTokens.email(
+          appID: app.appID, clientName: try Self.string(body, "client_name"), token: try Self.string(body, "id_token"),
+          nonce: body["nonce"]?.stringValue)
+        return try await app.signIn(
+          email: AppDatabase.normalize(email), guestToken: body["refresh_token"]?.stringValue, extraFields: body["extra_fields"])
       }
     }
     router.post("/runtime/signout") { request, _ in

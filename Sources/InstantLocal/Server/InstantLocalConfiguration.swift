@@ -48,6 +48,12 @@ public struct InstantLocalConfiguration: Sendable {
   /// How long ``InstantLocalServer/stop()`` lets open connections end by themselves (sockets get
   /// a close frame, `subscribe-query` streams their last chunk) before it cuts them.
   public var shutdownGrace: Duration = .seconds(2)
+  /// Development only: `POST /runtime/oauth/id_token` believes any ID token's `email` without
+  /// checking its signature, issuer or audience, for an app client that is not configured — so
+  /// anyone can sign in as anyone. Off by default: then a token must be signed by its provider,
+  /// for one of the app's OAuth clients (docs/instant-local.md, "Sign in with an ID token").
+  /// The server says so in its log when it starts with this on.
+  public var unverifiedIDTokens = false
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),

@@ -32,6 +32,8 @@ public actor InstantLocalServer {
   private var rulesWatcher: Task<Void, Never>?
   /// The `subscribe-query` streams open now: ``stop()`` ends them.
   let openStreams = OpenStreams()
+  /// OpenID providers' configurations and keys, for ID-token sign-in.
+  let openIDDirectory = OpenIDDirectory()
 
   /// Opens the storage; call ``start()`` or ``run(onListening:)`` to serve.
   public init(
@@ -134,6 +136,11 @@ public actor InstantLocalServer {
   private func start(handlingSignals: Bool) async throws(InstantLocalError) -> Int {
     if let port { return port }
     try await loadRulesFile()
+    if configuration.unverifiedIDTokens {
+      logger.warning(
+        "ID tokens are NOT verified (--unverified-id-tokens): anyone can sign in as anyone with a token they make. For development only."
+      )
+    }
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = makeApplication { port in
       continuation.yield(port)
@@ -207,7 +214,10 @@ public actor InstantLocalServer {
 
   private func makeApplication(_ onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
     let router = Router()
-    var routes = HTTPRoutes(registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes)
+    let idTokens = IDTokenSignIn(
+      storage: registry.storage, check: IDTokenCheck(directory: openIDDirectory), unverified: configuration.unverifiedIDTokens)
+    var routes = HTTPRoutes(
+      registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes, idTokens: idTokens)
     routes.maxQueuedBytes = configuration.maxQueuedBytes
     routes.streamHeartbeat = configuration.pingInterval
     routes.openStreams = openStreams

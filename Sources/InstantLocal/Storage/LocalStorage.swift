@@ -100,6 +100,16 @@ final class LocalStorage: Sendable {
           sql: "UPDATE refresh_tokens SET token = ? WHERE token = ?", arguments: [RefreshTokenHash.of(token), token])
       }
     }
+    // Each app's OAuth clients: the names apps sign in with an ID token through (docs/instant-local.md).
+    migrator.registerMigration("v4 oauth clients") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE oauth_clients (
+            app_id TEXT NOT NULL, name TEXT NOT NULL, provider TEXT NOT NULL, client_id TEXT NOT NULL,
+            discovery_endpoint TEXT NOT NULL, audiences TEXT NOT NULL, PRIMARY KEY (app_id, name)
+          );
+          """)
+    }
     let hashing = try queue.read { db in
       try !migrator.appliedIdentifiers(db).contains("v3 refresh tokens hashed")
         && (try db.tableExists("refresh_tokens")) && (try Int.fetchOne(db, sql: "SELECT count(*) FROM refresh_tokens") ?? 0) > 0

@@ -34,10 +34,12 @@ struct LocalServer {
 /// Runs `body` with a started server (in memory, or on `dataFile`; on `port`, any free one by
 /// default), stopped afterwards whatever happens.
 func withServer<T>(
-  dataFile: String? = nil, port: Int = 0, maxMessageBytes: Int? = nil, _ body: (LocalServer) async throws -> T
+  dataFile: String? = nil, port: Int = 0, maxMessageBytes: Int? = nil, unverifiedIDTokens: Bool = false,
+  _ body: (LocalServer) async throws -> T
 ) async throws -> T {
   var configuration = InstantLocalConfiguration.testing(dataFile: dataFile)
   configuration.port = port
+  configuration.unverifiedIDTokens = unverifiedIDTokens
   if let maxMessageBytes { configuration.maxMessageBytes = maxMessageBytes }
   return try await withInstantLocal(configuration: configuration, logger: quietLogger) { server in
     let bound = try #require(await server.port)

@@ -1,0 +1,48 @@
+public import Foundation
+
+/// Each app's OAuth clients: what `instant-local apps oauth-clients add|list|remove` does. A
+/// running server reads them on every sign-in, so a change takes effect at once.
+extension AppCatalog {
+  /// Gives the app `client` (replacing its client of the same name).
+  ///
+  /// - Throws: ``InstantLocalError/invalidApp(_:)`` when there is no such app, and when the client
+  ///   lacks a name or client id, or its discovery endpoint is missing (`oidc`) or not https
+  ///   (plain http only on loopback).
+  public func addOAuthClient(appID: String, _ client: OAuthClient) throws(InstantLocalError) {
+    let id = try existingApp(appID)
+    guard !client.name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidApp("an OAuth client needs a name (--name)") }
+    guard !client.clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw .invalidApp("an OAuth client needs the client id its provider gave the app (--client-id)")
+    }
+    guard client.discoveryEndpoint.host != "invalid.invalid" else {
+      throw .invalidApp("an oidc client needs its provider's discovery endpoint (--discovery-endpoint)")
+    }
+    guard OpenIDDirectory.mayFetch(client.discoveryEndpoint) else {
+      throw .invalidApp("the discovery endpoint must be https (plain http only on loopback): \(client.discoveryEndpoint.absoluteString)")
+    }
+    try storage.saveOAuthClient(id, client)
+  }
+
+  /// The app's OAuth clients, by name.
+  public func oauthClients(appID: String) throws(InstantLocalError) -> [OAuthClient] {
+    try storage.oauthClients(try existingApp(appID))
+  }
+
+  /// Removes the app's client named `name`.
+  ///
+  /// - Throws: ``InstantLocalError/invalidApp(_:)`` when there is no such app or client.
+  public func removeOAuthClient(appID: String, name: String) throws(InstantLocalError) {
+    guard try storage.removeOAuthClient(try existingApp(appID), name: name) else {
+      throw .invalidApp("app \(appID) has no OAuth client named \(name)")
+    }
+  }
+
+  /// The normalized id of an app in the data file.
+  private func existingApp(_ appID: String) throws(InstantLocalError) -> String {
+    guard let id = AppRegistry.normalizeAppID(appID) else { throw .invalidApp("\(appID) is not an app id (a UUID)") }
+    guard try storage.app(id) != nil else {
+      throw .invalidApp("there is no app \(id) in this data file; `instant-local apps list` shows the apps")
+    }
+    return id
+  }
+}

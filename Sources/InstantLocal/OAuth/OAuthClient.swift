@@ -1,0 +1,50 @@
+public import Foundation
+
+/// An app's OAuth client: the name an app signs in with (`signInWithIdToken(clientName:)`), its
+/// provider, and what an ID token for it must say (docs/instant-local.md, "Sign in with an ID
+/// token"). Kept in the data file; made with `instant-local apps oauth-clients add` or
+/// ``AppCatalog/addOAuthClient(appID:_:)``.
+public struct OAuthClient: Sendable, Equatable {
+  /// Who issues the client's ID tokens.
+  public enum Provider: String, Sendable, CaseIterable {
+    case google
+    case apple
+    /// Any OpenID Connect provider, named by its discovery endpoint.
+    case oidc
+  }
+
+  /// The `client_name` apps send.
+  public var name: String
+  public var provider: Provider
+  /// The client id the provider gave the app: an ID token's `aud` must name it (or one of
+  /// ``audiences``).
+  public var clientID: String
+  /// The provider's OpenID discovery document, which names its issuer and signing keys.
+  public var discoveryEndpoint: URL
+  /// Other audiences accepted: an iOS app's bundle id for Sign in with Apple, or the iOS and
+  /// Android client ids of a Google project, whose tokens name those instead of ``clientID``.
+  public var audiences: [String]
+
+  public init(name: String, provider: Provider, clientID: String, discoveryEndpoint: URL? = nil, audiences: [String] = []) {
+    self.name = name
+    self.provider = provider
+    self.clientID = clientID
+    self.discoveryEndpoint = discoveryEndpoint ?? provider.discoveryEndpoint ?? URL(string: "https://invalid.invalid")!
+    self.audiences = audiences
+  }
+
+  /// Every `aud` an ID token for this client may carry.
+  var acceptedAudiences: Set<String> { Set([clientID] + audiences) }
+}
+
+extension OAuthClient.Provider {
+  /// The provider's discovery document, as the reference's constants name it (`nil` for `oidc`,
+  /// which needs one given).
+  public var discoveryEndpoint: URL? {
+    switch self {
+    case .google: URL(string: "https://accounts.google.com/.well-known/openid-configuration")
+    case .apple: URL(string: "https://appleid.apple.com/.well-known/openid-configuration")
+    case .oidc: nil
+    }
+  }
+}

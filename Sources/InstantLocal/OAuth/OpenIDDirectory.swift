@@ -1,0 +1,100 @@
+import Clocks
+import Foundation
+import InstantCore
+import OrderedCollections
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What the server knows of OpenID providers: each discovery document (the issuer, where the
+/// signing keys are, the algorithms) and each provider's keys, fetched when first needed and kept
+/// for an hour. A token signed with a key the server has not seen makes it fetch the keys again
+/// (providers rotate them), at most once per ``refetchInterval`` per provider, so tokens with
+/// made-up key ids cannot make the server hammer a provider.
+actor OpenIDDirectory {
+  /// A provider, as its discovery document describes it.
+  struct Provider: Sendable, Equatable {
+    var issuer: String
+    var jwksURI: URL
+    /// `id_token_signing_alg_values_supported` (RS256 and HS256 when the document has none, as the
+    /// reference assumes).
+    var algorithms: Set<String>
+  }
+
+  /// Fetches a document: `GET url`, its body when the status is 200.
+  typealias Fetch = @Sendable (URL) async throws -> Data
+
+  static let maxAge: Duration = .seconds(3_600)
+  static let refetchInterval: Duration = .seconds(10)
+
+  private let fetch: Fetch
+  private let clock: AnyClock<Duration>
+  private var providers: [URL: (provider: Provider, fetched: AnyClock<Duration>.Instant)] = [:]
+  private var keySets: [URL: (keys: JSONWebKeys, fetched: AnyClock<Duration>.Instant)] = [:]
+
+  init(clock: AnyClock<Duration> = AnyClock(ContinuousClock()), fetch: @escaping Fetch = OpenIDDirectory.get) {
+    self.clock = clock
+    self.fetch = fetch
+  }
+
+  /// The provider whose discovery document is at `endpoint`.
+  func provider(at endpoint: URL) async throws(ServerError) -> Provider {
+    if let known = providers[endpoint], known.fetched.duration(to: clock.now) < Self.maxAge { return known.provider }
+    let json = try await document(endpoint)
+    guard let issuer = json["issuer"]?.stringValue, let jwks = json["jwks_uri"]?.stringValue.flatMap(URL.init(string:)) else {
+      throw Self.oauthError("The OAuth provider's configuration has no issuer or jwks_uri.")
+    }
+    let algorithms = json["id_token_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? ["RS256", "HS256"]
+    let provider = Provider(issuer: issuer, jwksURI: jwks, algorithms: Set(algorithms))
+    providers[endpoint] = (provider, clock.now)
+    return provider
+  }
+
+  /// The key `kid` of the provider whose keys are at `jwksURI`, fetching them again when it is not
+  /// among those known (and they were not fetched in the last ``refetchInterval``).
+  func key(_ kid: String, at jwksURI: URL) async throws(ServerError) -> JSONWebKeys.Key {
+    let known = keySets[jwksURI]
+    if let known, known.fetched.duration(to: clock.now) < Self.maxAge, let key = known.keys[kid] { return key }
+    if let known, known.keys[kid] == nil, known.fetched.duration(to: clock.now) < Self.refetchInterval {
+      throw Self.oauthError("Error validating JWT. Could not find signing key.")
+    }
+    guard let keys = JSONWebKeys(json: try await document(jwksURI)) else {
+      throw Self.oauthError("The OAuth provider's signing keys are not a JWKS.")
+    }
+    keySets[jwksURI] = (keys, clock.now)
+    guard let key = keys[kid] else { throw Self.oauthError("Error validating JWT. Could not find signing key.") }
+    return key
+  }
+
+  private func document(_ url: URL) async throws(ServerError) -> JSON {
+    guard Self.mayFetch(url) else {
+      throw Self.oauthError("OAuth provider addresses must use https (plain http only on loopback): \(url.absoluteString)")
+    }
+    do {
+      return try JSON.parse(bytes: try await fetch(url))
+    } catch {
+      throw Self.oauthError("Unable to fetch OAuth configuration.")
+    }
+  }
+
+  /// https anywhere; http only to this machine (a test's provider, or one on the same host).
+  static func mayFetch(_ url: URL) -> Bool {
+    switch url.scheme?.lowercased() {
+    case "https": true
+    case "http": ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host?.lowercased() ?? "")
+    default: false
+    }
+  }
+
+  static func oauthError(_ message: String) -> ServerError { ServerError(.oauthError, message: message, status: 400) }
+
+  /// `GET url` with Foundation's HTTP client, ten seconds at most.
+  @Sendable static func get(_ url: URL) async throws -> Data {
+    var request = URLRequest(url: url, timeoutInterval: 10)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    let (data, response) = try await URLSession.shared.data(for: request)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+    return data
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import InstantCore
+
+/// Each app's OAuth clients (``OAuthClient``).
+extension LocalStorage {
+  /// Adds `client` to the app, or replaces the one with its name.
+  func saveOAuthClient(_ appID: String, _ client: OAuthClient) throws(InstantLocalError) {
+    try run("save OAuth client \(client.name) of app \(appID)") { db in
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO oauth_clients (app_id, name, provider, client_id, discovery_endpoint, audiences)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          appID, client.name, client.provider.rawValue, client.clientID, client.discoveryEndpoint.absoluteString,
+          JSON.array(client.audiences.map(JSON.string)).serialized(),
+        ])
+    }
+  }
+
+  /// The app's clients, by name.
+  func oauthClients(_ appID: String) throws(InstantLocalError) -> [OAuthClient] {
+    try run("read the OAuth clients of app \(appID)") { db in
+      try Row.fetchAll(
+        db, sql: "SELECT name, provider, client_id, discovery_endpoint, audiences FROM oauth_clients WHERE app_id = ? ORDER BY name",
+        arguments: [appID]
+      ).compactMap(Self.oauthClient)
+    }
+  }
+
+  /// The app's client named `name`, if any.
+  func oauthClient(_ appID: String, name: String) throws(InstantLocalError) -> OAuthClient? {
+    try oauthClients(appID).first { $0.name == name }
+  }
+
+  /// Removes the app's client named `name`; false when there was none.
+  func removeOAuthClient(_ appID: String, name: String) throws(InstantLocalError) -> Bool {
+    try run("remove OAuth client \(name) of app \(appID)") { db in
+      try db.execute(sql: "DELETE FROM oauth_clients WHERE app_id = ? AND name = ?", arguments: [appID, name])
+      return db.changesCount > 0
+    }
+  }
+
+  private static func oauthClient(_ row: Row) -> OAuthClient? {
+    guard let provider = OAuthClient.Provider(rawValue: row[1]), let endpoint = URL(string: row[3] as String) else { return nil }
+    let audiences = (try? JSON.parse(row[4] as String))?.arrayValue?.compactMap(\.stringValue) ?? []
+    return OAuthClient(name: row[0], provider: provider, clientID: row[2], discoveryEndpoint: endpoint, audiences: audiences)
+  }
+}

@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import Hummingbird
+import InstantCore
+import TestSupport
+import _CryptoExtras
+internal import OrderedCollections
+
+/// An OpenID provider on loopback for the ID-token tests: its discovery document and signing keys
+/// over real HTTP, and tokens signed with its keys (an RSA key for RS256, a P-256 key for ES256),
+/// or with keys it never published, as an attacker would.
+final class TestOpenIDProvider: Sendable {
+  let port: Int
+  let rsa: _RSA.Signing.PrivateKey
+  let ec: P256.Signing.PrivateKey
+  /// The keys the JWKS lists now (a test rotates them), and how often it was fetched.
+  private let state: Locked<(keys: [JSON], fetches: Int)>
+
+  var issuer: String { "http://127.0.0.1:\(port)" }
+  var discoveryEndpoint: URL { URL(string: "\(issuer)/.well-known/openid-configuration")! }
+  var jwksURI: URL { URL(string: "\(issuer)/jwks")! }
+  var jwksFetches: Int { state.withLock { $0.fetches } }
+
+  private init(port: Int, rsa: _RSA.Signing.PrivateKey, ec: P256.Signing.PrivateKey, state: Locked<(keys: [JSON], fetches: Int)>) {
+    self.port = port
+    self.rsa = rsa
+    self.ec = ec
+    self.state = state
+  }
+
+  /// Runs `body` with a provider serving on a free loopback port, publishing `rsa-1` and `ec-1`.
+  static func with<T: Sendable>(_ body: (TestOpenIDProvider) async throws -> T) async throws -> T {
+    let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    let ec = P256.Signing.PrivateKey()
+    let state = Locked<(keys: [JSON], fetches: Int)>(([try jwk(rsa.publicKey, kid: "rsa-1"), jwk(ec.publicKey, kid: "ec-1")], 0))
+    let router = Router()
+    let ports = AsyncStream<Int>.makeStream()
+    router.get("/.well-known/openid-configuration") { request, context -> Response in
+      let host = request.head.authority ?? "127.0.0.1"
+      return json([
+        "issuer": .string("http://\(host)"), "jwks_uri": .string("http://\(host)/jwks"),
+        "id_token_signing_alg_values_supported": ["RS256", "ES256"],
+      ])
+    }
+    router.get("/jwks") { _, _ -> Response in
+      let keys = state.withLock { state in
+        state.fetches += 1
+        return state.keys
+      }
+      return json(["keys": .array(keys)])
+    }
+    let app = Application(
+      router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+      onServerRunning: { channel in
+        ports.continuation.yield(channel.localAddress?.port ?? 0)
+        ports.continuation.finish()
+      })
+    let server = Task { try await app.runService() }
+    defer { server.cancel() }
+    var port = 0
+    for await bound in ports.stream { port = bound }
+    return try await body(TestOpenIDProvider(port: port, rsa: rsa, ec: ec, state: state))
+  }
+
+  /// Publishes these keys from now on (the provider rotated them).
+  func publish(_ keys: [JSON]) { state.withLock { $0.keys = keys } }
+
+  /// A token with `claims`, signed as `alg` under `kid` — by the provider's own key, or by
+  /// `rsaKey` when given (one it never published).
+  func token(
+    _ claims: JSONObject, alg: String = "RS256", kid: String? = nil, rsaKey: _RSA.Signing.PrivateKey? = nil
+  ) throws -> String {
+    var header: JSONObject = ["alg": .string(alg), "typ": "JWT"]
+    header["kid"] = .string(kid ?? (alg == "ES256" ? "ec-1" : "rsa-1"))
+    let input = Self.base64URL(Data(JSON.object(header).serialized().utf8)) + "." + Self.base64URL(Data(JSON.object(claims).serialized().utf8))
+    let signature: Data =
+      switch alg {
+      case "RS256":
+        try (rsaKey ?? rsa).signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5).rawRepresentation
+      case "ES256": try ec.signature(for: SHA256.hash(data: Data(input.utf8))).rawRepresentation
+      default: Data()
+      }
+    return input + "." + Self.base64URL(signature)
+  }
+
+  /// The claims of a good token for `clientID`, valid for an hour.
+  func claims(email: String, clientID: String, nonce: String? = nil) -> JSONObject {
+    let now = Date().timeIntervalSince1970
+    var claims: JSONObject = [
+      "iss": .string(issuer), "aud": .string(clientID), "sub": "subject-1", "email": .string(email),
+      "email_verified": true, "iat": .number(now.rounded(.down)), "exp": .number(now + 3_600),
+    ]
+    if let nonce { claims["nonce"] = .string(nonce) }
+    return claims
+  }
+
+  static func jwk(_ key: _RSA.Signing.PublicKey, kid: String) throws -> JSON {
+    let primitives = try key.getKeyPrimitives()
+    return [
+      "kty": "RSA", "kid": .string(kid), "alg": "RS256", "use": "sig",
+      "n": .string(base64URL(primitives.modulus)), "e": .string(base64URL(primitives.publicExponent)),
+    ]
+  }
+
+  static func jwk(_ key: P256.Signing.PublicKey, kid: String) -> JSON {
+    let raw = key.rawRepresentation
+    return [
+      "kty": "EC", "kid": .string(kid), "crv": "P-256", "alg": "ES256", "use": "sig",
+      "x": .string(base64URL(raw.prefix(32))), "y": .string(base64URL(raw.suffix(32))),
+    ]
+  }
+
+  static func base64URL(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  private static func json(_ value: JSON) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
+  }
+}

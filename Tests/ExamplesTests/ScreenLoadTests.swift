@@ -136,10 +136,12 @@ final class ScreenLoad {
     // message, "not typing") does not grow with the changes made: a subscription or registration
     // added per change would push it to tens. How many of those arrive together, and so are
     // reported as one, depends on timing: a loaded machine (CI, the whole suite at once) or a
-    // reconnect in between took chat from about 2.5 to 6 per message and left it there.
+    // reconnect in between took chat from about 2.5 to 6 per message and left it there, and once
+    // (2026-11-28, the whole suite on two cores) to 9.1. A registration leaked per change would
+    // give one more notice per change made: hundreds by the checkpoints, far past this bound.
     let noticesFirst = Double(first.notices) / Double(first.changes)
     let noticesNow = Double(last.notices - previous.notices) / Double(last.changes - previous.changes)
-    #expect(noticesNow <= max(8, 2 * noticesFirst + 2), "\(noticesNow) reported changes per typed change (\(noticesFirst) at first)")
+    #expect(noticesNow <= max(16, 3 * noticesFirst), "\(noticesNow) reported changes per typed change (\(noticesFirst) at first)")
     let grown = last.resident - first.resident
     #expect(grown < 150 << 20, "resident memory grew \(grown >> 20) MB from change \(first.changes) to \(last.changes)")
   }

@@ -87,6 +87,18 @@ struct AdminSubscribeTests {
 
   @Test("The server stops and comes back on the same port: the stream reconnects and goes on")
   func reconnects() async throws {
+    // Which step the test is at: a step that never ends is named, before the time limit ends the
+    // test without saying where.
+    let step = Locked("starting the first server")
+    let clock = ContinuousClock()
+    let started = clock.now
+    let watchdog = Task {
+      try await Task.sleep(for: .seconds(45))
+      let (at, since) = step.withLock { ($0, clock.now - started) }
+      Issue.record("still at \"\(at)\" after \(since)")
+    }
+    defer { watchdog.cancel() }
+    func at(_ what: String) { step.withLock { $0 = "\(what) (from \(clock.now - started))" } }
     try await BackupRestoreTests.withDirectory { directory in
       let file = directory.appendingPathComponent("app.sqlite").path
       var configuration = InstantLocalConfiguration.testing(dataFile: file)
@@ -96,17 +108,26 @@ struct AdminSubscribeTests {
       let app = try first.apps.create(title: "Reconnects")
       let admin = InstantAdmin(appID: app.id, adminToken: app.adminToken, apiURI: URL(string: "http://127.0.0.1:\(port)")!)
       var updates = admin.subscribeQuery(["todos": [:]]).makeAsyncIterator()
+      at("the first result")
       #expect(try await Self.nextResult(&updates) == ["todos": []])
+      at("stopping the first server")
       await first.stop()
 
+      at("starting the second server")
       let second = try InstantLocalServer(configuration: configuration, logger: .instantLocalTesting)
       _ = try await second.start()
       let id = newID()
+      at("the admin's write to the second server")
       try await admin.transact([.update("todos", .id(id), ["title": "After the restart"])])
       // The reconnected stream's first result may predate the write; the write's result follows.
+      at("the reconnected stream's first result")
       var latest = try await Self.nextResult(&updates)
-      if latest["todos"] == [] { latest = try await Self.nextResult(&updates) }
+      if latest["todos"] == [] {
+        at("the reconnected stream's result with the write")
+        latest = try await Self.nextResult(&updates)
+      }
       #expect(latest == ["todos": [["id": .string(id), "title": "After the restart"]]])
+      at("stopping the second server")
       await second.stop()
     }
   }

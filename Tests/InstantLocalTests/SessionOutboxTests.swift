@@ -92,5 +92,19 @@ struct SessionOutboxTests {
   static func patch(_ edits: String) -> String {
     #"{"op":"patch-presence","room-id":"r","edits":[\#(edits)]}"#
   }
-}
 
+  @Test("A stream opened after the server began to stop ends at once; one opened before ends after its queue")
+  func streamsOpenedWhileStopping() async throws {
+    let streams = OpenStreams()
+    let before = SessionSink()
+    streams.add("before", before)
+    before.send(text: "last chunk")
+    streams.finishAll()
+    #expect(await before.nextFrames() == ["last chunk"])
+    #expect(await before.nextFrames() == nil)
+    let after = SessionSink()
+    streams.add("after", after)
+    // Nothing would ever end it otherwise (the check times out instead of hanging).
+    try await eventually("the stream opened after stopping began ends", timeout: .seconds(5)) { await after.nextFrames() == nil }
+  }
+}

@@ -121,6 +121,33 @@ struct SubscribeQueryTests {
     }
   }
 
+  @Test("When a stopping server ends a stream, it already refuses connections: a reader reconnecting at once is not left hanging")
+  func stopRefusesBeforeStreamsEnd() async throws {
+    var configuration = InstantLocalConfiguration.testing()
+    configuration.shutdownGrace = .seconds(15)
+    try await withInstantLocal(configuration: configuration) { server in
+      let app = try server.apps.create(title: "Streams")
+      let port = try #require(await server.port)
+      let stream = Stream(port: port, app: app)
+      // The server holds its shutdown until the test has tried to reconnect: the window in which
+      // a reader whose stream ended reconnects, forced instead of left to the scheduler.
+      let (tried, attempt) = AsyncStream<Void>.makeStream()
+      await server.setBeforeShutdown { for await _ in tried { break } }
+      try await stream.open(["todos": [:]]) { session, _ in
+        _ = await session.nextEvent()
+        _ = await session.nextEvent()
+        async let stopped: Void = server.stop()
+        // The stream's end is what makes a reader reconnect: by then nothing may accept it.
+        _ = await session.readToEnd()
+        var refused = false
+        do { try await RawConnection.with(port: port, deadline: .seconds(5)) { _ in } } catch { refused = true }
+        attempt.yield()
+        #expect(refused, "a connection the stopping server accepted would be answered by no one")
+        await stopped
+      }
+    }
+  }
+
   @Test("Impersonated streams meet the rules; inference? makes has-one links one entity")
   func rulesAndInference() async throws {
     try await withInstantLocal { server in

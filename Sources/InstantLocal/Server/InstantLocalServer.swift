@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdWebSocket
 public import InstantCore
 import InstantPermissions
+import NIOConcurrencyHelpers
+import NIOCore
 public import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -32,6 +34,11 @@ public actor InstantLocalServer {
   private var rulesWatcher: Task<Void, Never>?
   /// The `subscribe-query` streams open now: ``stop()`` ends them.
   let openStreams = OpenStreams()
+  /// The listening socket while serving: ``stop()`` closes it before anything else.
+  private let listener = NIOLockedValueBox<(any Channel)?>(nil)
+  /// A test seam: runs in ``stop()`` after open streams were told to end and before the server
+  /// shuts down, so a test can act in that window (unset in apps).
+  private var beforeShutdown: (@Sendable () async -> Void)?
   /// OpenID providers' configurations and keys, for ID-token sign-in.
   let openIDDirectory = OpenIDDirectory()
 
@@ -54,6 +61,9 @@ public actor InstantLocalServer {
     registry = AppRegistry(storage: storage, strictApps: configuration.strictApps, files: files, logger: logger)
     apps = AppCatalog(storage: storage, blobDirectory: { appID in files.directory(appID) })
   }
+
+  /// Sets the seam ``stop()`` runs between ending open streams and shutting down (tests only).
+  package func setBeforeShutdown(_ body: (@Sendable () async -> Void)?) { beforeShutdown = body }
 
   /// The `$files` blobs (docs/files.md).
   let files: LocalFiles
@@ -95,7 +105,12 @@ public actor InstantLocalServer {
     rulesWatcher?.cancel()
     rulesWatcher = nil
     guard let (group, task) = running else { return }
+    // No new connection first: a `subscribe-query` reader whose stream ends below reconnects at
+    // once, and the old server must refuse it (the new one, or a restarted one, takes it). One the
+    // stopping server accepted would be answered by no one and hang its reader.
+    if let listening = listener.withLockedValue({ $0 }) { try? await listening.close().get() }
     openStreams.finishAll()
+    await beforeShutdown?()
     await group.triggerGracefulShutdown()
     let grace = configuration.shutdownGrace
     let deadline = Task {
@@ -233,7 +248,10 @@ public actor InstantLocalServer {
         configuration: .init(
           ws: .init(maxFrameSize: transportLimit, autoPing: .enabled(timePeriod: configuration.pingInterval)))),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "instant-local"),
-      onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+      onServerRunning: { [listener] channel in
+        listener.withLockedValue { $0 = channel }
+        onListening(channel.localAddress?.port ?? 0)
+      },
       logger: logger)
   }
 }

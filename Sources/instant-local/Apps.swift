@@ -114,7 +114,7 @@ struct Apps: ParsableCommand {
         guard !clients.isEmpty else { return print("app \(app) has no OAuth clients") }
         for client in clients {
           let audiences = client.audiences.isEmpty ? "" : "  also: \(client.audiences.joined(separator: ", "))"
-          print("\(client.name)  \(client.provider.rawValue)  \(client.clientID)  \(client.discoveryEndpoint.absoluteString)\(audiences)")
+          print("\(client.name)  \(client.provider.rawValue)  \(client.clientID)  \(client.endpoint?.absoluteString ?? "")\(audiences)")
         }
       }
     }

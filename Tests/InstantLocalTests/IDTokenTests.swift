@@ -204,7 +204,7 @@ struct IDTokenTests {
       let google = OAuthClient(name: "google-web", provider: .google, clientID: "123.apps.googleusercontent.com")
       try server.apps.addOAuthClient(appID: app.id, google)
       #expect(try server.apps.oauthClients(appID: app.id) == [google])
-      #expect(google.discoveryEndpoint.absoluteString == "https://accounts.google.com/.well-known/openid-configuration")
+      #expect(google.endpoint?.absoluteString == "https://accounts.google.com/.well-known/openid-configuration")
       var replaced = google
       replaced.audiences = ["456.apps.googleusercontent.com"]
       try server.apps.addOAuthClient(appID: app.id, replaced)

@@ -99,7 +99,7 @@ struct SessionOutboxTests {
     let before = SessionSink()
     streams.add("before", before)
     before.send(text: "last chunk")
-    streams.finishAll()
+    await streams.finishAll()
     #expect(await before.nextFrames() == ["last chunk"])
     #expect(await before.nextFrames() == nil)
     let after = SessionSink()

@@ -14,11 +14,11 @@ extension AppCatalog {
     guard !client.clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw .invalidApp("an OAuth client needs the client id its provider gave the app (--client-id)")
     }
-    guard client.discoveryEndpoint.host != "invalid.invalid" else {
+    guard let endpoint = client.endpoint else {
       throw .invalidApp("an oidc client needs its provider's discovery endpoint (--discovery-endpoint)")
     }
-    guard OpenIDDirectory.mayFetch(client.discoveryEndpoint) else {
-      throw .invalidApp("the discovery endpoint must be https (plain http only on loopback): \(client.discoveryEndpoint.absoluteString)")
+    guard OpenIDDirectory.mayFetch(endpoint) else {
+      throw .invalidApp("the discovery endpoint must be https (plain http only on loopback): \(endpoint.absoluteString)")
     }
     try storage.saveOAuthClient(id, client)
   }

@@ -69,7 +69,8 @@ extension HTTPRoutes {
             sink.finish()
           }
         } onGracefulShutdown: {
-          sink.finish()
+          // SIGTERM: as ``InstantLocalServer/stop()`` does, no new connection before the end.
+          Task { await streams.finishAll() }
         }
         try await writer.finish(nil)
       } catch {

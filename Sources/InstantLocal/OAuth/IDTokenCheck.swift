@@ -10,7 +10,7 @@ struct IDTokenCheck {
   /// Who the token says signed in.
   struct Identity: Equatable {
     var subject: String
-    /// The email, lower-cased, only when the provider says it was verified.
+    /// The email, only when the provider says it was verified.
     var email: String?
     var picture: String?
   }
@@ -25,7 +25,8 @@ struct IDTokenCheck {
     guard algorithm == "RS256" || algorithm == "ES256" else {
       throw OpenIDDirectory.oauthError("Unsupported signing algorithm \(algorithm)")
     }
-    let provider = try await directory.provider(at: client.discoveryEndpoint)
+    guard let endpoint = client.endpoint else { throw OpenIDDirectory.oauthError("Unable to fetch OAuth configuration.") }
+    let provider = try await directory.provider(at: endpoint)
     guard let kid = jwt.keyID else { throw OpenIDDirectory.oauthError("Error validating JWT. Could not find signing key.") }
     let key = try await directory.key(kid, at: provider.jwksURI)
     guard key.verifies(jwt.signature, over: jwt.signingInput, algorithm: algorithm) else {
@@ -52,9 +53,8 @@ struct IDTokenCheck {
     }
     guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw Self.invalid("The id_token had no subject.") }
     var email: String?
-    if claims["email_verified"] == .bool(true), let claimed = claims["email"]?.stringValue {
-      let normalized = claimed.trimmingCharacters(in: .whitespaces).lowercased()
-      if normalized.contains("@") { email = normalized }
+    if claims["email_verified"] == .bool(true), let claimed = claims["email"]?.stringValue, claimed.contains("@") {
+      email = claimed
     }
     return Identity(subject: subject, email: email, picture: claims["picture"]?.stringValue)
   }

@@ -11,7 +11,7 @@ struct IDTokenSignIn: Sendable {
   let check: IDTokenCheck
   let unverified: Bool
 
-  /// The email `token` signs in to the app with.
+  /// The email `token` signs in to the app with, as the token has it (the caller normalizes it).
   func email(appID: String, clientName: String, token: String, nonce: String?) async throws(ServerError) -> String {
     let client: OAuthClient?
     do {
@@ -47,6 +47,6 @@ struct IDTokenSignIn: Sendable {
     if let exp = claims["exp"]?.numberValue, exp < Date().timeIntervalSince1970 {
       throw .validation("id_token", input: .string("…"), ["The ID token has expired."])
     }
-    return email.trimmingCharacters(in: .whitespaces).lowercased()
+    return email
   }
 }

@@ -19,8 +19,9 @@ public struct OAuthClient: Sendable, Equatable {
   /// The client id the provider gave the app: an ID token's `aud` must name it (or one of
   /// ``audiences``).
   public var clientID: String
-  /// The provider's OpenID discovery document, which names its issuer and signing keys.
-  public var discoveryEndpoint: URL
+  /// The provider's OpenID discovery document, which names its issuer and signing keys; `nil` for
+  /// Google's and Apple's own (``Provider/discoveryEndpoint``). An `oidc` client needs one.
+  public var discoveryEndpoint: URL?
   /// Other audiences accepted: an iOS app's bundle id for Sign in with Apple, or the iOS and
   /// Android client ids of a Google project, whose tokens name those instead of ``clientID``.
   public var audiences: [String]
@@ -29,9 +30,12 @@ public struct OAuthClient: Sendable, Equatable {
     self.name = name
     self.provider = provider
     self.clientID = clientID
-    self.discoveryEndpoint = discoveryEndpoint ?? provider.discoveryEndpoint ?? URL(string: "https://invalid.invalid")!
+    self.discoveryEndpoint = discoveryEndpoint
     self.audiences = audiences
   }
+
+  /// The discovery document used: the one given, else the provider's.
+  public var endpoint: URL? { discoveryEndpoint ?? provider.discoveryEndpoint }
 
   /// Every `aud` an ID token for this client may carry.
   var acceptedAudiences: Set<String> { Set([clientID] + audiences) }

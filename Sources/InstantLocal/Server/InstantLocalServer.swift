@@ -3,8 +3,6 @@ import Hummingbird
 import HummingbirdWebSocket
 public import InstantCore
 import InstantPermissions
-import NIOConcurrencyHelpers
-import NIOCore
 public import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -34,8 +32,6 @@ public actor InstantLocalServer {
   private var rulesWatcher: Task<Void, Never>?
   /// The `subscribe-query` streams open now: ``stop()`` ends them.
   let openStreams = OpenStreams()
-  /// The listening socket while serving: ``stop()`` closes it before anything else.
-  private let listener = NIOLockedValueBox<(any Channel)?>(nil)
   /// A test seam: runs in ``stop()`` after open streams were told to end and before the server
   /// shuts down, so a test can act in that window (unset in apps).
   private var beforeShutdown: (@Sendable () async -> Void)?
@@ -105,11 +101,8 @@ public actor InstantLocalServer {
     rulesWatcher?.cancel()
     rulesWatcher = nil
     guard let (group, task) = running else { return }
-    // No new connection first: a `subscribe-query` reader whose stream ends below reconnects at
-    // once, and the old server must refuse it (the new one, or a restarted one, takes it). One the
-    // stopping server accepted would be answered by no one and hang its reader.
-    if let listening = listener.withLockedValue({ $0 }) { try? await listening.close().get() }
-    openStreams.finishAll()
+    // Closes the listening socket before the streams end (see ``OpenStreams``).
+    await openStreams.finishAll()
     await beforeShutdown?()
     await group.triggerGracefulShutdown()
     let grace = configuration.shutdownGrace
@@ -248,8 +241,8 @@ public actor InstantLocalServer {
         configuration: .init(
           ws: .init(maxFrameSize: transportLimit, autoPing: .enabled(timePeriod: configuration.pingInterval)))),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "instant-local"),
-      onServerRunning: { [listener] channel in
-        listener.withLockedValue { $0 = channel }
+      onServerRunning: { [openStreams] channel in
+        openStreams.listening(on: channel)
         onListening(channel.localAddress?.port ?? 0)
       },
       logger: logger)

@@ -13,7 +13,7 @@ extension LocalStorage {
           VALUES (?, ?, ?, ?, ?, ?)
           """,
         arguments: [
-          appID, client.name, client.provider.rawValue, client.clientID, client.discoveryEndpoint.absoluteString,
+          appID, client.name, client.provider.rawValue, client.clientID, client.discoveryEndpoint?.absoluteString ?? "",
           JSON.array(client.audiences.map(JSON.string)).serialized(),
         ])
     }
@@ -43,8 +43,10 @@ extension LocalStorage {
   }
 
   private static func oauthClient(_ row: Row) -> OAuthClient? {
-    guard let provider = OAuthClient.Provider(rawValue: row[1]), let endpoint = URL(string: row[3] as String) else { return nil }
+    guard let provider = OAuthClient.Provider(rawValue: row[1]) else { return nil }
     let audiences = (try? JSON.parse(row[4] as String))?.arrayValue?.compactMap(\.stringValue) ?? []
-    return OAuthClient(name: row[0], provider: provider, clientID: row[2], discoveryEndpoint: endpoint, audiences: audiences)
+    // "" is the provider's own discovery document.
+    return OAuthClient(
+      name: row[0], provider: provider, clientID: row[2], discoveryEndpoint: URL(string: row[3] as String), audiences: audiences)
   }
 }

@@ -131,4 +131,82 @@ import Testing
     #expect(registry[Self.key]?.hasResult == false)
     #expect(registry.removeAll().count == 1)
   }
+
+  /// Changes that take the todos titled `removing` out of a result and put those titled `adding`
+  /// in, which then holds `count` triples.
+  static func changes(removing: [String] = [], adding: [String] = [], count: Int) -> ResultChanges {
+    func rows(_ titles: [String]) -> [Triple] {
+      titles.flatMap { title in [Triple("t-\(title)", "a-id", .string("t-\(title)"), 1), Triple("t-\(title)", "a-title", .string(title), 1)] }
+    }
+    return ResultChanges(removed: rows(removing), added: rows(adding), pageInfo: nil, count: count)
+  }
+
+  static func logged(_ actions: [QueryRegistry.Action]) -> [String] {
+    actions.compactMap { if case let .log(what) = $0 { what } else { nil } }
+  }
+
+  @Test("Changes apply to the result this socket sent whole: the answer is the changed result's, and it is saved")
+  func changesApply() {
+    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
+    _ = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
+    _ = registry.receive(Self.q, result: Self.result(["a", "b"]), processedTxID: 5, socket: 1, Self.context())
+    let changed = registry.receive(
+      Self.q, changes: Self.changes(removing: ["b"], adding: ["c", "d"], count: 6), processedTxID: 6, socket: 1, Self.context())
+    #expect(Self.titles(Self.delivered(changed).first) == ["a", "c", "d"])
+    #expect(Self.sent(changed).isEmpty)
+    #expect(registry.reflectedTxID == 6)
+    guard case let .save(_, cached)? = changed.first(where: { if case .save = $0 { true } else { false } }) else {
+      Issue.record("the changed result was not saved")
+      return
+    }
+    #expect(Set(cached.triples) == Set(ServerQueryResult.triples(in: Self.result(["a", "c", "d"]))))
+    // A pending write shows on top of the changed result, as on a whole one.
+    let m = PendingMutation(
+      id: "w1", order: 1, created: 0, steps: [["add-triple", "t-e", "a-id", "t-e"], ["add-triple", "t-e", "a-title", "e"]])
+    _ = registry.apply(m)
+    let withWrite = registry.receive(
+      Self.q, changes: Self.changes(removing: ["a"], count: 4), processedTxID: 7, socket: 1, Self.context([m]))
+    #expect(Self.titles(Self.delivered(withWrite).first) == ["c", "d", "e"])
+    #expect(Self.delivered(withWrite).first?.hasPendingWrites == true)
+  }
+
+  @Test("Changes to a result that did not come whole on this socket are skipped: another socket's, or a cached one")
+  func changesNeedTheirResult() {
+    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
+    _ = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
+    _ = registry.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    let stale = registry.receive(Self.q, changes: Self.changes(adding: ["b"], count: 4), processedTxID: 6, socket: 2, Self.context())
+    #expect(Self.delivered(stale).isEmpty)
+    #expect(Self.logged(stale).count == 1)
+
+    let cached = ClientStorage.CachedQuery(q: Self.q, triples: ServerQueryResult.triples(in: Self.result(["old"])), processedTxID: 3)
+    var restarted = QueryRegistry(cache: [Self.key: cached], cachedQueryLimit: 10)
+    _ = restarted.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
+    let early = restarted.receive(Self.q, changes: Self.changes(adding: ["b"], count: 4), processedTxID: 6, socket: 1, Self.context())
+    #expect(Self.delivered(early).isEmpty)
+  }
+
+  @Test("A result that loses step with the server is asked for again, and changes wait for it whole")
+  func lostStep() {
+    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
+    _ = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
+    _ = registry.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    // The server counts 6 triples; applied here, the result holds 4 (a change went missing).
+    let lost = registry.receive(Self.q, changes: Self.changes(adding: ["b"], count: 6), processedTxID: 6, socket: 1, Self.context())
+    #expect(Self.sent(lost) == [.removeQuery(q: Self.q), .addQuery(q: Self.q)])
+    // So is a removal of a triple the result does not hold.
+    var other = QueryRegistry(cache: [:], cachedQueryLimit: 10)
+    _ = other.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
+    _ = other.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    let absent = other.receive(
+      Self.q, changes: Self.changes(removing: ["z"], adding: ["b", "c"], count: 6), processedTxID: 6, socket: 1, Self.context())
+    #expect(Self.sent(absent) == [.removeQuery(q: Self.q), .addQuery(q: Self.q)])
+
+    let skipped = registry.receive(Self.q, changes: Self.changes(adding: ["c"], count: 8), processedTxID: 7, socket: 1, Self.context())
+    #expect(Self.delivered(skipped).isEmpty)
+    let whole = registry.receive(Self.q, result: Self.result(["a", "b", "c"]), processedTxID: 7, socket: 1, Self.context())
+    #expect(Self.titles(Self.delivered(whole).first) == ["a", "b", "c"])
+    let next = registry.receive(Self.q, changes: Self.changes(removing: ["a"], count: 4), processedTxID: 8, socket: 1, Self.context())
+    #expect(Self.titles(Self.delivered(next).first) == ["b", "c"])
+  }
 }

@@ -22,6 +22,33 @@ struct DecodingTests {
       #expect(todos.wrappedValue.ids == [good])
     }
   }
+
+  @Test("A row that stops decoding in a later result is reported and the rest kept; fixed, it comes back")
+  func laterRowStopsDecoding() async throws {
+    try await KeysServer.withTwoClients { a, b in
+      // Made in one transaction, so in one millisecond: the result orders them by id.
+      let ids = (0..<3).map { _ in InstantID.make() }.sorted()
+      try await b.transact(ids.enumerated().map { .create("todos", .id($1), ["title": .string("t\($0)"), "done": false]) }).synced()
+      let todos = Shared(.instantSync(Schema.todos, client: a))
+      try await eventually("three todos") { todos.wrappedValue.count == 3 }
+      // One row changes (the key patches the value it had) into one that does not decode.
+      try await b.transact(.update("todos", .id(ids[1]), ["title": .null])).synced()
+      try await eventually("the broken todo reported") { todos.loadError is EntityDecodingError }
+      #expect(todos.wrappedValue.ids == [ids[0], ids[2]])
+      try await b.transact(.update("todos", .id(ids[1]), ["title": "back"])).synced()
+      try await eventually("the todo back") { todos.wrappedValue.count == 3 }
+      #expect(todos.wrappedValue.map(\.title) == ["t0", "back", "t2"])
+      // A rename in place, and a new row after the others (made later).
+      let fourth = InstantID.make()
+      try await b.transact([.update("todos", .id(ids[2]), ["title": "renamed"]), .create("todos", .id(fourth), ["title": "t3", "done": false])]).synced()
+      try await eventually("the rename and the new row") { todos.wrappedValue.count == 4 }
+      #expect(todos.wrappedValue.map(\.title) == ["t0", "back", "renamed", "t3"])
+      // A row removed from the middle.
+      try await b.transact(.delete("todos", .id(ids[1]))).synced()
+      try await eventually("the delete") { todos.wrappedValue.count == 3 }
+      #expect(todos.wrappedValue.ids == [ids[0], ids[2], fourth])
+    }
+  }
 }
 
 @Suite("Has-one links that do not decode")

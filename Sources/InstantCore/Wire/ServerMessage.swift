@@ -31,14 +31,31 @@ public enum ServerMessage: Sendable, Equatable {
   case serverBroadcast(roomID: String, topic: JSON, data: JSON)
   case appStatusChanged(status: String)
 
-  /// One query's new result in a `refresh-ok`.
+  /// One query's new result in a `refresh-ok`: the whole of it, or — for a session that
+  /// negotiated `result-changes` — what changed since the session was last sent it.
   public struct Computation: Sendable, Equatable {
     public var q: WireFragment
-    public var result: WireFragment
+    public var content: Content
+
+    public enum Content: Sendable, Equatable {
+      /// `instaql-result`: the whole result, as in `add-query-ok`.
+      case result(WireFragment)
+      /// `instaql-result-changes`: the triples that left and joined the result.
+      case changes(ResultChanges)
+    }
 
     public init(q: WireFragment, result: WireFragment) {
+      self.init(q: q, content: .result(result))
+    }
+
+    public init(q: WireFragment, content: Content) {
       self.q = q
-      self.result = result
+      self.content = content
+    }
+
+    /// The whole result, when that is what came.
+    public var result: WireFragment? {
+      if case let .result(result) = content { result } else { nil }
     }
   }
 
@@ -99,10 +116,17 @@ extension ServerMessage {
     case .refreshOK:
       var computations: [Computation] = []
       for computation in frame["computations"]?.arrayValue ?? [] {
-        guard let q = computation["instaql-query"], let result = computation["instaql-result"] else {
-          throw missing("instaql-query or instaql-result in a computation")
+        guard let q = computation["instaql-query"] else { throw missing("instaql-query in a computation") }
+        if let result = computation["instaql-result"] {
+          computations.append(Computation(q: .json(q), result: .json(result)))
+        } else if let changes = computation["instaql-result-changes"] {
+          guard let changes = ResultChanges(json: changes) else {
+            throw ServerMessageError(description: "refresh-ok with malformed instaql-result-changes")
+          }
+          computations.append(Computation(q: .json(q), content: .changes(changes)))
+        } else {
+          throw missing("instaql-result in a computation")
         }
-        computations.append(Computation(q: .json(q), result: .json(result)))
       }
       self = .refreshOK(
         processedTxID: frame["processed-tx-id"]?.intValue, computations: computations, attrs: frame["attrs"].map(WireFragment.json))
@@ -160,8 +184,14 @@ extension ServerMessage {
           if i > 0 { out += "," }
           out += "{\"instaql-query\":"
           computation.q.write(to: &out)
-          out += ",\"instaql-result\":"
-          computation.result.write(to: &out)
+          switch computation.content {
+          case let .result(result):
+            out += ",\"instaql-result\":"
+            result.write(to: &out)
+          case let .changes(changes):
+            out += ",\"instaql-result-changes\":"
+            changes.json.write(to: &out, style: .compact, indent: 0)
+          }
           out += "}"
         }
         out += "]"

@@ -65,10 +65,9 @@ struct QueryRegistry {
     if byKey[key] == nil {
       var state = QueryState(q: q)
       if let cached = cache[key] {
-        state.serverTriples = cached.triples
         state.pageInfo = cached.pageInfo
         state.processedTxID = cached.processedTxID
-        state.base = Self.store(cached.triples, context, &actions)
+        (state.base, state.unindexed) = Self.store(cached.triples, context, &actions)
       }
       byKey[key] = state
       actions += rebuildOverlay(key, context)
@@ -93,9 +92,7 @@ struct QueryRegistry {
       return []
     }
     byKey[key] = nil
-    if let triples = state.serverTriples {
-      remember(key, ClientStorage.CachedQuery(q: q, triples: triples, pageInfo: state.pageInfo, processedTxID: state.processedTxID))
-    }
+    if let cached = state.cached { remember(key, cached) }
     return isAuthenticated ? [.send(ClientMessage(clientEventID: InstantID.make(), .removeQuery(q: q)))] : []
   }
 
@@ -118,18 +115,59 @@ struct QueryRegistry {
     }
     var actions: [Action] = []
     let triples = ServerQueryResult.triples(in: result)
-    state.serverTriples = triples
     state.pageInfo = ServerQueryResult.pageInfo(in: result)
     state.processedTxID = processedTxID
     state.resultSocket = socket
     state.isFresh = true
     state.error = nil
-    state.base = Self.store(triples, context, &actions)
+    (state.base, state.unindexed) = Self.store(triples, context, &actions)
     byKey[key] = state
     actions += rebuildOverlay(key, context)
     actions += deliver(key)
-    actions.append(
-      .save(key: key, ClientStorage.CachedQuery(q: state.q, triples: triples, pageInfo: state.pageInfo, processedTxID: processedTxID)))
+    actions.append(.save(key: key, ClientStorage.CachedQuery(q: state.q, triples: triples, pageInfo: state.pageInfo, processedTxID: processedTxID)))
+    return actions
+  }
+
+  /// What changed in a result since the server last sent it (`instaql-result-changes`), on socket
+  /// `socket`: applied to the server's store in place, so a change costs what it changes there.
+  ///
+  /// Changes are taken against the result this session was sent last, so they apply only to a
+  /// result that came on the same socket. A result that, changed, does not hold the number of
+  /// triples the server counts has lost step: the query is asked for again (`remove-query`, then
+  /// `add-query`), and changes are skipped until its whole result comes.
+  mutating func receive(
+    _ q: JSON, changes: ResultChanges, processedTxID: Int?, socket: Int, _ context: Context
+  ) -> [Action] {
+    let key = q.canonicalString
+    guard var state = byKey.removeValue(forKey: key) else { return [] }
+    guard state.resultSocket == socket, var base = state.base else {
+      byKey[key] = state
+      return [.log("skipped changes to a result this socket has not sent whole")]
+    }
+    // The only reference to the store, so it changes in place (the overlay shares it otherwise).
+    (state.base, state.overlay) = (nil, nil)
+    let (unindexed, absent) = base.apply(changes)
+    var missing = 0
+    for triple in absent {
+      if let i = state.unindexed.firstIndex(of: triple) { state.unindexed.remove(at: i) } else { missing += 1 }
+    }
+    state.unindexed += unindexed
+    state.base = base
+    state.pageInfo = changes.pageInfo
+    state.processedTxID = processedTxID
+    state.isFresh = true
+    state.error = nil
+    var actions: [Action] = []
+    if missing > 0 || base.count + state.unindexed.count != changes.count {
+      actions.append(.log("a result lost step with the server (\(base.count + state.unindexed.count) triples, the server counts \(changes.count)); asking for it again"))
+      state.resultSocket = nil
+      actions.append(.send(ClientMessage(clientEventID: InstantID.make(), .removeQuery(q: state.q))))
+      actions.append(.send(ClientMessage(clientEventID: state.eventID, .addQuery(q: state.q))))
+    }
+    byKey[key] = state
+    actions += rebuildOverlay(key, context)
+    actions += deliver(key)
+    if let cached = state.cached { actions.append(.save(key: key, cached)) }
     return actions
   }
 
@@ -145,7 +183,11 @@ struct QueryRegistry {
   mutating func attrsChanged(_ context: Context) -> [Action] {
     var actions: [Action] = []
     for key in byKey.keys.sorted() {
-      if let triples = byKey[key]?.serverTriples { byKey[key]?.base = Self.store(triples, context, &actions) }
+      if let triples = byKey[key]?.serverTriples {
+        let (base, unindexed) = Self.store(triples, context, &actions)
+        byKey[key]?.base = base
+        byKey[key]?.unindexed = unindexed
+      }
       actions += rebuildOverlay(key, context)
       actions += deliver(key)
     }
@@ -156,7 +198,7 @@ struct QueryRegistry {
   /// last got until the new user's results arrive), in memory and in the cache.
   mutating func forgetResults() {
     for key in byKey.keys {
-      byKey[key]?.serverTriples = nil
+      byKey[key]?.unindexed = []
       byKey[key]?.pageInfo = nil
       byKey[key]?.processedTxID = nil
       byKey[key]?.isFresh = false
@@ -210,7 +252,8 @@ struct QueryRegistry {
 
   // MARK: Stores and answers
 
-  private static func store(_ rows: [JSON], _ context: Context, _ actions: inout [Action]) -> TripleStore {
+  /// The server's store of `rows`, and the triples among them whose attr it does not know.
+  private static func store(_ rows: [JSON], _ context: Context, _ actions: inout [Action]) -> (TripleStore, [Triple]) {
     var triples: [Triple] = []
     triples.reserveCapacity(rows.count)
     var bad = 0
@@ -218,7 +261,12 @@ struct QueryRegistry {
       if let triple = Triple(json: row) { triples.append(triple) } else { bad += 1 }
     }
     if bad > 0 { actions.append(.log("skipped \(bad) malformed triples in a server result")) }
-    return TripleStore(attrs: context.attrs, triples: triples, cardinalityInference: context.cardinalityInference)
+    return store(triples, context, &actions)
+  }
+
+  private static func store(_ triples: [Triple], _ context: Context, _ actions: inout [Action]) -> (TripleStore, [Triple]) {
+    let unindexed = triples.filter { context.attrs[$0.attr] == nil }
+    return (TripleStore(attrs: context.attrs, triples: triples, cardinalityInference: context.cardinalityInference), unindexed)
   }
 
   /// The server's store with every pending write that it does not reflect yet applied, in order.

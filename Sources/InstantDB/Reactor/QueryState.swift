@@ -9,8 +9,6 @@ struct QueryState {
   let eventID: String
   var subscribers: [UUID: AsyncStream<QueryResult>.Continuation] = [:]
 
-  /// The server's triples, exactly as received (never with local writes baked in).
-  var serverTriples: [JSON]?
   var pageInfo: JSON?
   var processedTxID: Int?
   /// The socket (`Reactor.socketGeneration`) the result came on.
@@ -19,8 +17,11 @@ struct QueryState {
   var isFresh = false
   var error: InstantClientError?
 
-  /// The server's triples as a store (the attrs it was built with may change).
+  /// The server's triples as a store, exactly as received (never with local writes baked in):
+  /// built from a whole result, kept current by result changes. The attrs it was built with may
+  /// change, so the triples whose attr it did not know are kept beside it, in ``unindexed``.
   var base: TripleStore?
+  var unindexed: [Triple] = []
   /// `base` plus the pending writes that apply, in order; ids of those writes.
   var overlay: TripleStore?
   var overlaid: [String] = []
@@ -32,5 +33,15 @@ struct QueryState {
     self.eventID = InstantID.make()
   }
 
-  var hasResult: Bool { serverTriples != nil }
+  var hasResult: Bool { base != nil }
+
+  /// Every triple of the server's result (``base``'s and ``unindexed``).
+  var serverTriples: [Triple]? { base.map { $0.triples + unindexed } }
+
+  /// The server's result as the cache keeps it (made into rows only when saved).
+  var cached: ClientStorage.CachedQuery? {
+    base.map {
+      ClientStorage.CachedQuery(q: q, store: $0, unindexed: unindexed, pageInfo: pageInfo, processedTxID: processedTxID)
+    }
+  }
 }

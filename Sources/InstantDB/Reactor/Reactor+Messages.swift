@@ -73,7 +73,12 @@ extension Reactor {
   private func handleRefresh(processedTxID: Int?, computations: [ServerMessage.Computation], attrs: JSON?) {
     if let attrs { replaceAttrs(attrs) }
     for computation in computations {
-      receiveResult(for: computation.q.value, result: computation.result.value, processedTxID: processedTxID)
+      switch computation.content {
+      case let .result(result):
+        receiveResult(for: computation.q.value, result: result.value, processedTxID: processedTxID)
+      case let .changes(changes):
+        receiveChanges(for: computation.q.value, changes, processedTxID: processedTxID)
+      }
     }
     cleanUpConfirmedWrites()
   }

@@ -26,6 +26,11 @@ extension Reactor {
     perform(queries.receive(q, result: result, processedTxID: processedTxID, socket: socketGeneration, queryContext))
   }
 
+  /// What changed in a result since the server last sent it (`result-changes`).
+  func receiveChanges(for q: JSON, _ changes: ResultChanges, processedTxID: Int?) {
+    perform(queries.receive(q, changes: changes, processedTxID: processedTxID, socket: socketGeneration, queryContext))
+  }
+
   /// What the queries' stores are built from.
   var queryContext: QueryRegistry.Context {
     QueryRegistry.Context(attrs: attrs, cardinalityInference: config.schema != nil, pending: writes.pending)

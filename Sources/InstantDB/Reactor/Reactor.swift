@@ -220,8 +220,9 @@ actor Reactor {
 
   private func sendInit() {
     // A core version above 0.22.75 turns on the protocol's current features (skip-attrs,
-    // patch-presence, batch-messages), all of which this client handles.
-    let versions: JSON = ["@instantdb/core": "v1.0.65", "sharing-instant": "0.1.0"]
+    // patch-presence, batch-messages), all of which this client handles; sharing-instant 0.2.0
+    // turns on instant-local's result changes (docs/protocol.md, "Result changes").
+    let versions: JSON = ["@instantdb/core": "v1.0.65", "sharing-instant": "0.2.0"]
     initRefreshToken = refreshToken
     send(
       ClientMessage(

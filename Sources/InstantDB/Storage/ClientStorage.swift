@@ -291,9 +291,38 @@ final class ClientStorage: Sendable {
 
   struct CachedQuery {
     var q: JSON
-    var triples: [JSON]
     var pageInfo: JSON?
     var processedTxID: Int?
+    private var source: Source
+
+    /// Where the triples come from: rows as read or received, or a query's server store, turned
+    /// into rows only when saved (a result kept current by changes is not re-listed per change).
+    private enum Source {
+      case rows([JSON])
+      case store(TripleStore, unindexed: [Triple])
+    }
+
+    init(q: JSON, triples: [JSON], pageInfo: JSON? = nil, processedTxID: Int?) {
+      self.q = q
+      self.pageInfo = pageInfo
+      self.processedTxID = processedTxID
+      source = .rows(triples)
+    }
+
+    init(q: JSON, store: TripleStore, unindexed: [Triple], pageInfo: JSON?, processedTxID: Int?) {
+      self.q = q
+      self.pageInfo = pageInfo
+      self.processedTxID = processedTxID
+      source = .store(store, unindexed: unindexed)
+    }
+
+    /// The server's triples, as wire rows.
+    var triples: [JSON] {
+      switch source {
+      case let .rows(rows): rows
+      case let .store(store, unindexed): (store.triples + unindexed).map(\.json)
+      }
+    }
   }
 
   /// Saves a query's server result and keeps only the `limit` most recently used.

@@ -11,11 +11,19 @@ extension AppDatabase {
   ///
   /// With rules, the result holds only what `userID` (`nil`: a guest) may view.
   func evaluate(_ q: JSON, for asker: Asker, shape: ResultShape = .joinRows) -> Result<String, ServerError> {
+    evaluation(q, for: asker, shape: shape).map(\.text)
+  }
+
+  /// ``evaluate(_:for:shape:)``, kept as a ``QueryEvaluation``: serialised, and as a set of
+  /// triples, only for the sessions that need it.
+  func evaluation(_ q: JSON, for asker: Asker, shape: ResultShape = .joinRows) -> Result<QueryEvaluation, ServerError> {
     do throws(ServerError) {
       let result = try visibleResult(q, for: asker)
+      evaluations += 1
       switch shape {
-      case .joinRows: return .success(result.instaqlResult.serialized())
-      case let .tree(inference): return .success(try tree(of: result, q, inference: inference).serialized())
+      case .joinRows: return .success(QueryEvaluation(result, version: evaluations))
+      case let .tree(inference):
+        return .success(QueryEvaluation(text: try tree(of: result, q, inference: inference).serialized(), version: evaluations))
       }
     } catch {
       return .failure(error)
@@ -68,8 +76,9 @@ extension AppDatabase {
 
   /// Re-runs every subscribed query that the change can affect (each distinct query once; all of
   /// them when `changed` is nil), and sends each session a `refresh-ok` with the results that
-  /// changed, plus the attrs when they changed or the session is legacy. Nothing is sent to a
-  /// session for which nothing changed.
+  /// changed — whole, or what changed in them for a session that negotiated `result-changes` —
+  /// plus the attrs when they changed or the session is legacy. Nothing is sent to a session for
+  /// which nothing changed.
   ///
   /// A query that stops evaluating (the data or the attrs changed under it) is logged, and each
   /// session subscribed to it gets one `error` shaped like a failed `add-query` (so clients route
@@ -84,7 +93,9 @@ extension AppDatabase {
     guard !deferredChanges.isEmpty else { return }
     let changed = deferredChanges.namespaces
     deferredChanges = DeferredChanges()
-    var outcomes: [String: Result<String, ServerError>] = [:]
+    var outcomes: [String: Result<QueryEvaluation, ServerError>] = [:]
+    // Sessions that were sent the same result get the same changes from it: taken once.
+    var changesFrom: [String: ResultChanges?] = [:]
     let attrsVersion = self.attrsVersion
     for index in sessions.values.indices {
       var record = sessions.values[index]
@@ -103,13 +114,30 @@ extension AppDatabase {
         let outcome = outcomes[key + userKey] ?? rerun(subscription.q, for: record)
         outcomes[key + userKey] = outcome
         switch outcome {
-        case let .success(result):
+        case let .success(evaluation) where record.receivesChanges:
+          let now = evaluation.sent
+          if let sent = subscription.sent {
+            let changesKey = key + userKey + "\u{0}" + String(sent.version)
+            let changes =
+              changesFrom[changesKey]
+              ?? ResultChanges.between(sent.triples, now.triples, oldPageInfo: sent.pageInfo, newPageInfo: now.pageInfo)
+            changesFrom[changesKey] = changes
+            guard let changes else { continue }
+            computations.append(ServerMessage.Computation(q: .raw(subscription.qText), content: .changes(changes)))
+          } else {
+            // After a failure the client holds no result to change: the whole one.
+            computations.append(ServerMessage.Computation(q: .raw(subscription.qText), result: .raw(evaluation.text)))
+          }
+          record.queries[key]!.sent = now
+        case let .success(evaluation):
+          let result = evaluation.text
           guard result != subscription.lastResult else { continue }
           record.queries[key]!.lastResult = result
           computations.append(ServerMessage.Computation(q: .raw(subscription.qText), result: .raw(result)))
         case let .failure(error):
-          guard subscription.lastResult != nil else { continue }
+          guard subscription.lastResult != nil || subscription.sent != nil else { continue }
           record.queries[key]!.lastResult = nil
+          record.queries[key]!.sent = nil
           let originalEvent: JSON = ["op": "add-query", "q": subscription.q, "session-id": .string(record.id)]
           failures.append(.error(error, clientEventID: .null, originalEvent: originalEvent))
         }
@@ -125,8 +153,8 @@ extension AppDatabase {
   }
 
   /// ``evaluate(_:for:peer:)`` for the invalidation pass, logging a query that no longer runs.
-  private func rerun(_ q: JSON, for record: SessionRecord) -> Result<String, ServerError> {
-    let outcome = evaluate(q, for: record.asker, shape: record.resultShape)
+  private func rerun(_ q: JSON, for record: SessionRecord) -> Result<QueryEvaluation, ServerError> {
+    let outcome = evaluation(q, for: record.asker, shape: record.resultShape)
     if case let .failure(error) = outcome {
       logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
     }

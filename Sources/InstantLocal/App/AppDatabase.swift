@@ -31,6 +31,8 @@ actor AppDatabase {
   var rooms: [String: OrderedDictionary<String, JSON>] = [:]
   /// What committed transactions changed whose invalidation pass has not run yet.
   var deferredChanges = DeferredChanges()
+  /// The number of the last query evaluation (``QueryEvaluation/version``).
+  var evaluations = 0
   /// A refresh token's SHA-256 (``RefreshTokenHash``) → user id: the tokens themselves are kept
   /// nowhere.
   var refreshTokens: [String: String]
@@ -124,8 +126,11 @@ actor AppDatabase {
     guard case .object = q else {
       throw .validation("query", input: q, ["Query must be an object of namespaces."])
     }
-    let resultText = try evaluate(q, for: record.asker, shape: record.resultShape).get()
-    record.queries[key] = SessionRecord.Subscription(q: q, qText: qText, lastResult: resultText)
+    let evaluation = try evaluation(q, for: record.asker, shape: record.resultShape).get()
+    let resultText = evaluation.text
+    record.queries[key] = SessionRecord.Subscription(
+      q: q, qText: qText, lastResult: record.receivesChanges ? nil : resultText,
+      sent: record.receivesChanges ? evaluation.sent : nil)
     sessions[id] = record
     record.sink.send(
       .addQueryOK(q: .raw(qText), result: .raw(resultText), processedTxID: processedTxID, clientEventID: clientEventID))

@@ -11,6 +11,17 @@ struct SessionRecord: Sendable {
     /// `nil` once the query failed during a refresh and the session got an `error` for it; its
     /// next result is then always sent.
     var lastResult: String?
+    /// For a session that receives changes (``SessionRecord/receivesChanges``): the result last
+    /// sent, which the next changes are taken against (`nil` as for ``lastResult``).
+    var sent: SentResult?
+  }
+
+  /// A result as a session that receives changes was last sent it.
+  struct SentResult: Sendable {
+    var triples: Set<Triple>
+    var pageInfo: JSON?
+    /// The ``QueryEvaluation/version`` it came from.
+    var version: Int
   }
 
   let id: String
@@ -28,6 +39,9 @@ struct SessionRecord: Sendable {
   /// How its results are written: join rows for the clients' sockets, trees for the admin SDK's
   /// `subscribeQuery`.
   var resultShape: ResultShape = .joinRows
+
+  /// Whether its `refresh-ok` carries what changed in a result rather than the whole of it.
+  var receivesChanges: Bool { features.resultChanges && resultShape == .joinRows }
 
   /// The signed-in user's id, or nil.
   var userID: String? { asker.userID }

@@ -10,11 +10,18 @@ struct SessionFeatures: Sendable, Equatable {
   var skipAttrs = false
   /// JSON-array frames allowed (core > 0.22.75); never used by this server, as by the reference.
   var batchMessages = false
+  /// `refresh-ok` carries what changed in a result (`instaql-result-changes`) instead of the whole
+  /// of it: this library's client, `versions["sharing-instant"]` 0.2.0 or later. InstantDB's
+  /// clients never ask for it.
+  var resultChanges = false
 
   init() {}
 
   /// Reads the features from an `init` message's `versions` object.
   init(versions: JSON?) {
+    if let ours = versions?["sharing-instant"]?.stringValue, let v = Self.parse(ours) {
+      resultChanges = Self.greater(v, (0, 1, 999))
+    }
     guard let text = versions?["@instantdb/core"]?.stringValue, let v = Self.parse(text) else { return }
     patchPresence = Self.greater(v, (0, 17, 5))
     skipAttrs = Self.greater(v, (0, 20, 4))

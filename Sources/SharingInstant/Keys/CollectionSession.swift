@@ -46,9 +46,9 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   private var exchanging = false
   private var _statistics = KeyEditStatistics()
 
-  /// The last result's entities by id, with the JSON each was decoded from; read and written under
-  /// `decoding` only.
-  private var decoded: [String: (json: JSON, entity: Entity)] = [:]
+  /// The last result's rows and the value decoded from them, row for row (`nil` after a row failed
+  /// to decode); read and written under `decoding` only.
+  private var decoded: (rows: [JSON], value: Collection)?
   private let decoding = NSLock()
   private var lastWrite: Task<Void, Never>?
   /// Writes are numbered as they start and end in that order; a `save` waits for the number that
@@ -354,36 +354,61 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   }
 
   /// Decodes `result`'s entities. One whose JSON is the same as in the result decoded before is not
-  /// decoded again. Under ``decoding``, not the session's lock.
+  /// decoded again; when the result holds the same entities in the same order as before (perhaps
+  /// with more after them), the value decoded before is patched: only the changed rows cost more
+  /// than a comparison. Under ``decoding``, not the session's lock.
   private func decode(_ result: QueryResult) -> (Collection, EntityDecodingError?) {
     decoding.withLock {
+      let rows = result.data[key.namespace]?.arrayValue ?? []
+      let decoder = JSONValueDecoder()
+      if let decoded, let value = Self.patch(decoded, with: rows, decoder) {
+        self.decoded = (rows, value)
+        return (value, nil)
+      }
       var value = Collection()
       var failures: [(id: String, error: any Error)] = []
-      var decoded: [String: (json: JSON, entity: Entity)] = [:]
-      let decoder = JSONValueDecoder()
-      let rows = result.data[key.namespace]?.arrayValue ?? []
       // A buffer of its own even when empty: see ``KeyCollection/sameStorage(_:_:)``.
       value.reserveCapacity(max(rows.count, 1))
       for (index, json) in rows.enumerated() {
         let id = json["id"]?.stringValue ?? "#\(index)"
-        if let known = self.decoded[id], known.json == json {
-          value.updateOrAppend(known.entity)
-          decoded[id] = known
+        if let decoded, let known = decoded.value.index(id: id), decoded.rows[known] == json {
+          value.updateOrAppend(decoded.value[known])
           continue
         }
         do {
-          let entity = try decoder.decode(Entity.self, from: json)
-          value.updateOrAppend(entity)
-          decoded[id] = (json, entity)
+          value.updateOrAppend(try decoder.decode(Entity.self, from: json))
         } catch {
           failures.append((id, error))
         }
       }
-      self.decoded = decoded
+      // Rows and entities line up only when every row decoded (and no id repeats).
+      decoded = failures.isEmpty && value.count == rows.count ? (rows, value) : nil
       let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: key.namespace, errors: failures)
       if let failure { Self.logger.error("\(failure)") }
       return (value, failure)
     }
+  }
+
+  /// `decoded.value` with the rows of `rows` that differ from `decoded.rows` decoded again, and
+  /// rows after them appended; `nil` when an entity moved, left or came in between, or a row does
+  /// not decode (the whole result is then decoded).
+  private static func patch(
+    _ decoded: (rows: [JSON], value: Collection), with rows: [JSON], _ decoder: JSONValueDecoder
+  ) -> Collection? {
+    guard rows.count >= decoded.rows.count else { return nil }
+    var value = decoded.value
+    for (index, json) in rows.enumerated() {
+      if index < decoded.rows.count {
+        guard json != decoded.rows[index] else { continue }
+        guard json["id"]?.stringValue == decoded.value[index].id,
+          let entity = try? decoder.decode(Entity.self, from: json)
+        else { return nil }
+        value[id: entity.id] = entity
+      } else {
+        guard let entity = try? decoder.decode(Entity.self, from: json), value.append(entity).inserted else { return nil }
+      }
+    }
+    return value
   }
 
   // MARK: Finding the reference

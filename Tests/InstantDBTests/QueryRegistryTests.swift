@@ -89,9 +89,7 @@ import Testing
 
   @Test("A queued write shows at once with hasPendingWrites; withdrawn, it is gone; reflected, it stops counting")
   func writes() throws {
-    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
-    _ = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
-    _ = registry.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    var registry = Self.subscribed(to: ["a"])
     let m = PendingMutation(
       id: "w", order: 1, created: 0, steps: [["add-triple", "t-new", "a-id", "t-new"], ["add-triple", "t-new", "a-title", "new"]])
     let shown = Self.delivered(registry.apply(m)).first
@@ -141,6 +139,15 @@ import Testing
     return ResultChanges(removed: rows(removing), added: rows(adding), pageInfo: nil, count: count)
   }
 
+  /// A registry with one subscriber of `q`, which got a whole result holding `titles` (tx 5,
+  /// socket 1).
+  static func subscribed(to titles: [String]) -> QueryRegistry {
+    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
+    _ = registry.subscribe(q, id: UUID(), stream(), isAuthenticated: true, context())
+    _ = registry.receive(q, result: result(titles), processedTxID: 5, socket: 1, context())
+    return registry
+  }
+
   static func logged(_ actions: [QueryRegistry.Action]) -> [String] {
     actions.compactMap { if case let .log(what) = $0 { what } else { nil } }
   }
@@ -155,7 +162,7 @@ import Testing
     #expect(Self.titles(Self.delivered(changed).first) == ["a", "c", "d"])
     #expect(Self.sent(changed).isEmpty)
     #expect(registry.reflectedTxID == 6)
-    guard case let .save(_, cached)? = changed.first(where: { if case .save = $0 { true } else { false } }) else {
+    guard changed.contains(where: { if case .save(Self.key) = $0 { true } else { false } }), let cached = registry.cached(Self.key) else {
       Issue.record("the changed result was not saved")
       return
     }
@@ -172,9 +179,7 @@ import Testing
 
   @Test("Changes to a result that did not come whole on this socket are skipped: another socket's, or a cached one")
   func changesNeedTheirResult() {
-    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
-    _ = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
-    _ = registry.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    var registry = Self.subscribed(to: ["a"])
     let stale = registry.receive(Self.q, changes: Self.changes(adding: ["b"], count: 4), processedTxID: 6, socket: 2, Self.context())
     #expect(Self.delivered(stale).isEmpty)
     #expect(Self.logged(stale).count == 1)
@@ -188,16 +193,12 @@ import Testing
 
   @Test("A result that loses step with the server is asked for again, and changes wait for it whole")
   func lostStep() {
-    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
-    _ = registry.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
-    _ = registry.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    var registry = Self.subscribed(to: ["a"])
     // The server counts 6 triples; applied here, the result holds 4 (a change went missing).
     let lost = registry.receive(Self.q, changes: Self.changes(adding: ["b"], count: 6), processedTxID: 6, socket: 1, Self.context())
     #expect(Self.sent(lost) == [.removeQuery(q: Self.q), .addQuery(q: Self.q)])
     // So is a removal of a triple the result does not hold.
-    var other = QueryRegistry(cache: [:], cachedQueryLimit: 10)
-    _ = other.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: true, Self.context())
-    _ = other.receive(Self.q, result: Self.result(["a"]), processedTxID: 5, socket: 1, Self.context())
+    var other = Self.subscribed(to: ["a"])
     let absent = other.receive(
       Self.q, changes: Self.changes(removing: ["z"], adding: ["b", "c"], count: 6), processedTxID: 6, socket: 1, Self.context())
     #expect(Self.sent(absent) == [.removeQuery(q: Self.q), .addQuery(q: Self.q)])

@@ -82,7 +82,7 @@ extension Reactor {
   /// until the new user's results arrive.
   private func clearResults() async {
     queries.forgetResults()
-    cacheBatch = [:]
+    cacheBatch = []
     // A save still asleep now finds nothing to write; one already writing finishes before the
     // delete, so no result of the old user reaches the disk after it.
     cacheSave?.cancel()

@@ -15,8 +15,10 @@ struct QueryRegistry {
     case deliver(key: String, QueryResult)
     /// The answer one new subscriber starts from.
     case give(AsyncStream<QueryResult>.Continuation, QueryResult)
-    /// Save the server's result for an offline start (batched by the reactor).
-    case save(key: String, ClientStorage.CachedQuery)
+    /// The server's result of `key` changed: save it for an offline start (batched by the reactor,
+    /// which reads it with ``cached(_:)`` when it saves, so a result kept current by changes is
+    /// not copied per change).
+    case save(key: String)
     /// Something that did not apply; log it.
     case log(String)
   }
@@ -41,6 +43,10 @@ struct QueryRegistry {
   }
 
   subscript(key: String) -> QueryState? { byKey[key] }
+
+  /// The server's result of `key` as the cache keeps it: the live query's, or the one kept after
+  /// its last subscriber left.
+  func cached(_ key: String) -> ClientStorage.CachedQuery? { byKey[key]?.cached ?? cache[key] }
 
   /// The stores with pending writes applied, for InstaML's view of what this device has seen.
   var overlays: [TripleStore] { byKey.values.compactMap(\.overlay) }
@@ -124,7 +130,7 @@ struct QueryRegistry {
     byKey[key] = state
     actions += rebuildOverlay(key, context)
     actions += deliver(key)
-    actions.append(.save(key: key, ClientStorage.CachedQuery(q: state.q, triples: triples, pageInfo: state.pageInfo, processedTxID: processedTxID)))
+    actions.append(.save(key: key))
     return actions
   }
 
@@ -167,7 +173,7 @@ struct QueryRegistry {
     byKey[key] = state
     actions += rebuildOverlay(key, context)
     actions += deliver(key)
-    if let cached = state.cached { actions.append(.save(key: key, cached)) }
+    actions.append(.save(key: key))
     return actions
   }
 

@@ -44,7 +44,7 @@ extension Reactor {
       case let .deliver(key, result):
         for subscriber in queries[key]?.subscribers.values ?? [:].values { subscriber.yield(result) }
       case let .give(continuation, result): continuation.yield(result)
-      case let .save(key, cached): saveLater(key, cached)
+      case let .save(key): saveLater(key)
       case let .log(what): logger.error("\(what)")
       }
     }
@@ -52,10 +52,12 @@ extension Reactor {
 
   // MARK: Cache
 
-  /// Keeps the latest result of each query and saves them off the actor at most once a second, so
-  /// a busy query costs one serialisation per second rather than one per refresh.
-  func saveLater(_ key: String, _ cached: ClientStorage.CachedQuery) {
-    cacheBatch[key] = cached
+  /// Notes that a query's server result changed and saves the changed ones off the actor at most
+  /// once a second, so a busy query costs one serialisation per second rather than one per
+  /// refresh. The result is read when it is saved: holding it meanwhile would share the query's
+  /// store, and the next change would copy all of it.
+  func saveLater(_ key: String) {
+    cacheBatch.insert(key)
     guard !cacheFlushScheduled else { return }
     cacheFlushScheduled = true
     cacheSave = Task.detached {
@@ -66,12 +68,15 @@ extension Reactor {
     }
   }
 
+  /// The results noted since the last save, as they are now.
   func takeCacheBatch() -> [String: ClientStorage.CachedQuery] {
     defer {
-      cacheBatch = [:]
+      cacheBatch = []
       cacheFlushScheduled = false
     }
-    return cacheBatch
+    var batch: [String: ClientStorage.CachedQuery] = [:]
+    for key in cacheBatch { batch[key] = queries.cached(key) }
+    return batch
   }
 
   nonisolated func saveCache(_ batch: [String: ClientStorage.CachedQuery]) {

@@ -57,7 +57,7 @@ actor Reactor {
   var pendingWatchers = Watchers<[PendingWrite]>()
   var rejectionWatchers = Watchers<RejectedWrite>()
   /// Server results waiting to be saved for offline start, written at most once a second.
-  var cacheBatch: [String: ClientStorage.CachedQuery] = [:]
+  var cacheBatch: Set<String> = []
   var cacheFlushScheduled = false
   /// The scheduled save of `cacheBatch`; shutdown waits for it so the file is quiet when released.
   var cacheSave: Task<Void, Never>?
@@ -192,6 +192,8 @@ actor Reactor {
     if let connection { await connection.close() }
     await connectionTask?.value
     publish(connectionState.shutDown())
+    // Read while the queries are still here; a save asleep below then finds nothing to write.
+    let unsaved = takeCacheBatch()
     for subscriber in queries.removeAll() { subscriber.finish() }
     statusWatchers.finishAll()
     pendingWatchers.finishAll()
@@ -202,9 +204,9 @@ actor Reactor {
       waiters.forEach { $0.resume(returning: .failure(InstantClientError(.shutDown, "the client was shut down"))) }
     }
     syncWaiters = [:]
-    cacheSave?.cancel()  // skips its sleep; the batch is saved below or by the task, once
+    cacheSave?.cancel()  // skips its sleep: it finds the batch taken above, or ends a save under way
     await cacheSave?.value
-    saveCache(takeCacheBatch())
+    saveCache(unsaved)
     storage.closeDatabase()
     storage.releaseLock()
   }

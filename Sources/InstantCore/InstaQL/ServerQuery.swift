@@ -63,6 +63,26 @@ extension TripleStore {
   }
 }
 
+extension TripleStore {
+  /// What ``serverQuery(_:)`` holds of the given entities of its top-level forms: each entity is
+  /// evaluated alone, with the plan a whole evaluation runs and its own id bound, so the cost is
+  /// what those entities cost. Only for queries whose result is made of such per-entity parts
+  /// (``EntityLocalQuery``): pagination and child forms are not applied.
+  package func serverQuery(_ q: JSON, entities ids: some Sequence<String>) throws(InstaQLError) -> [Triple] {
+    try ServerQueryValidator.validate(q)
+    let entities = ids.compactMap { symbols.lookup($0) }
+    let run = ServerQueryRun(store: self)
+    do throws(QueryFailure) {
+      for (namespace, form) in JSObjects.entries(q) ?? [] where namespace != "$$ruleParams" {
+        try run.topLevel(FormNode(etype: namespace, level: 0, form: form), only: entities)
+      }
+    } catch {
+      throw error.instaQLError
+    }
+    return run.records.map { triple(at: $0) }
+  }
+}
+
 final class ServerQueryRun {
   let store: TripleStore
   let query: QueryRun
@@ -198,6 +218,28 @@ final class ServerQueryRun {
     for row in sorted {
       for r in run.witnesses?[row.e] ?? [] { records.append(r) }
       try include(row.e, node)
+    }
+  }
+
+  /// ``topLevel(_:)`` for the given entities only: each one's id is bound before the plan runs.
+  func topLevel(_ node: FormNode, only entities: [UInt32]) throws(QueryFailure) {
+    roots.append(node)
+    let compiled: CompiledForm
+    do throws(QueryFailure) {
+      compiled = try query.compile(node)
+    } catch {
+      if case .attrNotFound = error { return }
+      throw error
+    }
+    for e in entities {
+      let run = DatalogRun(
+        store: store, variableCount: compiled.variableCount, entityVar: compiled.entityVar, timeVar: compiled.timeVar)
+      run.witnesses = [:]
+      run.bindings[compiled.entityVar] = .key(.sym(e))
+      try run.run(compiled.plan)
+      guard !run.answers.isEmpty else { continue }
+      for r in run.witnesses?[e] ?? [] { records.append(r) }
+      try include(e, node)
     }
   }
 

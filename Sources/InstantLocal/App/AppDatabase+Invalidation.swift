@@ -75,15 +75,21 @@ extension AppDatabase {
   }
 
   /// Re-runs every subscribed query that the change can affect (each distinct query once; all of
-  /// them when `changed` is nil), and sends each session a `refresh-ok` with the results that
-  /// changed — whole, or what changed in them for a session that negotiated `result-changes` —
-  /// plus the attrs when they changed or the session is legacy. Nothing is sent to a session for
-  /// which nothing changed.
+  /// them when `changed` is everything), and sends each session a `refresh-ok` with the results
+  /// that changed — whole, or what changed in them for a session that negotiated
+  /// `result-changes` — plus the attrs when they changed or the session is legacy. Nothing is
+  /// sent to a session for which nothing changed.
+  ///
+  /// For a session that receives changes, an entity-local query (``EntityLocalQuery``: one
+  /// namespace, no links, no pagination) is not re-run: the entities the commits touched are
+  /// evaluated again and the result it was sent is changed in place, so a write costs what it
+  /// touched, not what the query holds. Without rules only (with rules, what a user sees of an
+  /// entity can depend on others).
   ///
   /// A query that stops evaluating (the data or the attrs changed under it) is logged, and each
   /// session subscribed to it gets one `error` shaped like a failed `add-query` (so clients route
   /// it to that query's subscribers); it stays subscribed, and its next result is sent.
-  func invalidate(changed: Set<String>?) {
+  func invalidate(changed: StoreChange) {
     deferredChanges.add(changed)
     refreshDeferred()
   }
@@ -92,10 +98,13 @@ extension AppDatabase {
   func refreshDeferred() {
     guard !deferredChanges.isEmpty else { return }
     let changed = deferredChanges.namespaces
+    let changedTriples = deferredChanges.triples
     deferredChanges = DeferredChanges()
     var outcomes: [String: Result<QueryEvaluation, ServerError>] = [:]
     // Sessions that were sent the same result get the same changes from it: taken once.
     var changesFrom: [String: ResultChanges?] = [:]
+    // Results kept current from what changed, by the version each session was sent: taken once.
+    var kept: [String: (changes: ResultChanges?, sent: SessionRecord.SentResult)] = [:]
     let attrsVersion = self.attrsVersion
     for index in sessions.values.indices {
       var record = sessions.values[index]
@@ -111,16 +120,32 @@ extension AppDatabase {
       let everything = rules?.viewReadsLinks == true
       for (key, subscription) in record.queries {
         if let changed, !everything, !footprint(key, subscription.q).mayChange(changed) { continue }
+        if record.receivesChanges, rules == nil || record.asker.isAdmin, let changedTriples, let sent = subscription.sent,
+          let query = footprint(key, subscription.q).entityLocal
+        {
+          let keptKey = key + userKey + "\u{0}" + String(sent.version)
+          if let step = kept[keptKey] ?? keep(query, sent, since: changedTriples) {
+            kept[keptKey] = step
+            if let changes = step.changes {
+              computations.append(ServerMessage.Computation(q: .raw(subscription.qText), content: .changes(changes)))
+            }
+            record.queries[key]!.sent = step.sent
+            continue
+          }
+        }
         let outcome = outcomes[key + userKey] ?? rerun(subscription.q, for: record)
         outcomes[key + userKey] = outcome
         switch outcome {
         case let .success(evaluation) where record.receivesChanges:
           let now = evaluation.sent
-          if let sent = subscription.sent {
+          // A result kept current since (`isCurrent` false) no longer holds what this session
+          // was sent: it gets the whole result.
+          if let sent = subscription.sent, sent.isCurrent {
             let changesKey = key + userKey + "\u{0}" + String(sent.version)
             let changes =
               changesFrom[changesKey]
-              ?? ResultChanges.between(sent.triples, now.triples, oldPageInfo: sent.pageInfo, newPageInfo: now.pageInfo)
+              ?? ResultChanges.between(
+                sent.triples.set, now.triples.set, oldPageInfo: sent.pageInfo, newPageInfo: now.pageInfo)
             changesFrom[changesKey] = changes
             guard let changes else { continue }
             computations.append(ServerMessage.Computation(q: .raw(subscription.qText), content: .changes(changes)))
@@ -152,6 +177,26 @@ extension AppDatabase {
     }
   }
 
+  /// The result `sent` names, kept current from the triples `changed` since it was made: what
+  /// changed in it (`nil`: nothing), and the result as sent now. The triples change in place, for
+  /// every session sent the same result (each takes the same step, by version). `nil` when they
+  /// moved on since this session was sent them, or the query fails: it is then evaluated whole.
+  private func keep(
+    _ query: EntityLocalQuery, _ sent: SessionRecord.SentResult, since changed: [Triple]
+  ) -> (changes: ResultChanges?, sent: SessionRecord.SentResult)? {
+    guard sent.isCurrent,
+      let (removed, added) = try? query.changes(in: store, previous: sent.triples.set, since: changed)
+    else { return nil }
+    guard !removed.isEmpty || !added.isEmpty else { return (nil, sent) }
+    sent.triples.set.subtract(removed)
+    sent.triples.set.formUnion(added)
+    evaluations += 1
+    keptResults += 1
+    sent.triples.version = evaluations
+    let changes = ResultChanges(removed: removed, added: added, pageInfo: nil, count: sent.triples.set.count)
+    return (changes, SessionRecord.SentResult(triples: sent.triples, pageInfo: nil, version: evaluations))
+  }
+
   /// ``evaluate(_:for:peer:)`` for the invalidation pass, logging a query that no longer runs.
   private func rerun(_ q: JSON, for record: SessionRecord) -> Result<QueryEvaluation, ServerError> {
     let outcome = evaluation(q, for: record.asker, shape: record.resultShape)
@@ -171,15 +216,33 @@ extension AppDatabase {
   }
 }
 
-/// Namespaces changed by commits not yet refreshed; `nil` namespaces: everything (the attrs
-/// changed).
+/// What a commit changed, as the invalidation pass reads it.
+struct StoreChange: Sendable {
+  /// The namespaces whose triples changed; `nil`: any query may have changed (the attrs did).
+  var namespaces: Set<String>?
+  /// The triples added and removed; `nil` when not known.
+  var triples: [Triple]?
+
+  static let everything = StoreChange(namespaces: nil, triples: nil)
+}
+
+/// What commits not yet refreshed changed; `nil` namespaces: everything (the attrs changed).
 struct DeferredChanges {
   private(set) var isEmpty = true
   private(set) var namespaces: Set<String>? = []
+  /// Every triple they added or removed, while there are at most ``maxTriples`` (past that, a
+  /// whole evaluation is cheaper than following them); `nil` beyond, or when not known.
+  private(set) var triples: [Triple]? = []
+  static let maxTriples = 4096
 
-  mutating func add(_ changed: Set<String>?) {
+  mutating func add(_ change: StoreChange) {
     isEmpty = false
-    guard let changed else { return namespaces = nil }
+    if let added = change.triples, let held = triples, held.count + added.count <= Self.maxTriples {
+      triples = held + added
+    } else {
+      triples = nil
+    }
+    guard let changed = change.namespaces else { return namespaces = nil }
     namespaces?.formUnion(changed)
   }
 }

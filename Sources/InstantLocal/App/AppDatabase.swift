@@ -31,8 +31,12 @@ actor AppDatabase {
   var rooms: [String: OrderedDictionary<String, JSON>] = [:]
   /// What committed transactions changed whose invalidation pass has not run yet.
   var deferredChanges = DeferredChanges()
-  /// The number of the last query evaluation (``QueryEvaluation/version``).
+  /// The number of the last result made, whole or kept current (``QueryEvaluation/version``,
+  /// ``SessionRecord/SentResult/version``).
   var evaluations = 0
+  /// How many of them were kept current from what changed (``EntityLocalQuery``) rather than
+  /// evaluated whole.
+  var keptResults = 0
   /// A refresh token's SHA-256 (``RefreshTokenHash``) → user id: the tokens themselves are kept
   /// nowhere.
   var refreshTokens: [String: String]
@@ -169,12 +173,12 @@ actor AppDatabase {
 
   /// Applies `txSteps` to the store and commits the changes; on any failure nothing changes.
   /// Returns the tx-id and the namespaces whose triples changed (nil when the attrs changed, which
-  /// affects every query). The caller sends its reply, then calls ``invalidate(changed:)``.
+  /// affects every query) and its triples. The caller sends its reply, then calls ``invalidate(changed:)``.
   ///
   /// A user's or guest's writes go through the app's rules; an admin's (the server's own) do not.
   func commit(
     _ txSteps: JSON, systemWrite: Bool, by asker: Asker = .admin, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
-  ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
+  ) throws(ServerError) -> (txID: Int, changed: StoreChange) {
     let now = Self.nowMillis()
     let changes = try apply(txSteps, now: now, systemWrite: systemWrite)
     if let rules, !asker.isAdmin,
@@ -200,11 +204,11 @@ actor AppDatabase {
     }
   }
 
-  /// Saves changes applied to the store (reverting them if that fails): their tx-id, and the
-  /// namespaces they changed (nil when the attrs changed).
+  /// Saves changes applied to the store (reverting them if that fails): their tx-id, and what
+  /// they changed (everything when the attrs changed).
   func persist(
     _ changes: ServerTransactionChanges, now: Double, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
-  ) throws(ServerError) -> (txID: Int, changed: Set<String>?) {
+  ) throws(ServerError) -> (txID: Int, changed: StoreChange) {
     let txID: Int
     do {
       txID = try storage.commit(appID: appID, changes: changes, now: now, extra: extra)
@@ -217,15 +221,15 @@ actor AppDatabase {
     if changes.attrsChanged {
       attrsVersion += 1
       footprints.removeAll()
-      return (txID, nil)
+      return (txID, .everything)
     }
     var changed: Set<String> = []
     for triple in changes.added + changes.removed {
-      guard let attr = store.attrs[triple.attr] else { return (txID, nil) }
+      guard let attr = store.attrs[triple.attr] else { return (txID, .everything) }
       changed.insert(attr.forwardIdentity.etype)
       if attr.isRef, let reverse = attr.reverseIdentity { changed.insert(reverse.etype) }
     }
-    return (txID, changed)
+    return (txID, StoreChange(namespaces: changed, triples: changes.added + changes.removed))
   }
 
   // MARK: Permissions
@@ -235,7 +239,7 @@ actor AppDatabase {
   func setRules(_ rules: PermissionRules?) {
     self.rules = rules
     footprints.removeAll()
-    invalidate(changed: nil)
+    invalidate(changed: .everything)
   }
 
   /// What rules know of a request: the asker's `$users` entity, and where it comes from.

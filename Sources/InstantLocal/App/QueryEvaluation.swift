@@ -37,7 +37,9 @@ final class QueryEvaluation {
   /// The result as a session that receives changes keeps it.
   var sent: SessionRecord.SentResult {
     if let _sent { return _sent }
-    let sent = SessionRecord.SentResult(triples: Set(result?.triples ?? []), pageInfo: result?.pageInfo, version: version)
+    let sent = SessionRecord.SentResult(
+      triples: SessionRecord.SentTriples(Set(result?.triples ?? []), version: version), pageInfo: result?.pageInfo,
+      version: version)
     _sent = sent
     return sent
   }

@@ -9,6 +9,8 @@ import OrderedCollections
 /// is what keeps it safe: a superset only costs a re-run whose unchanged result is not sent.
 struct QueryFootprint: Sendable {
   let namespaces: Set<String>
+  /// The query as a result kept current from what changed, when it can be one.
+  let entityLocal: EntityLocalQuery?
 
   init(_ q: JSON, attrs: AttrStore) {
     var words: Set<String> = []
@@ -29,6 +31,7 @@ struct QueryFootprint: Sendable {
       }
     }
     self.namespaces = namespaces
+    entityLocal = EntityLocalQuery(q, attrs: attrs)
   }
 
   /// Whether a change touching `changed` namespaces may change this query's result.

@@ -18,10 +18,27 @@ struct SessionRecord: Sendable {
 
   /// A result as a session that receives changes was last sent it.
   struct SentResult: Sendable {
-    var triples: Set<Triple>
+    /// Shared by every session sent the same result, and changed in place when the result is
+    /// kept current: it holds what this session was sent while ``isCurrent``.
+    var triples: SentTriples
     var pageInfo: JSON?
-    /// The ``QueryEvaluation/version`` it came from.
+    /// The result's version (``AppDatabase/evaluations``).
     var version: Int
+
+    var isCurrent: Bool { triples.version == version }
+  }
+
+  /// A result's triples, held once for the sessions sent them, at ``version``.
+  ///
+  /// Used only on its ``AppDatabase``'s actor, which made it.
+  final class SentTriples: @unchecked Sendable {
+    var set: Set<Triple>
+    var version: Int
+
+    init(_ set: Set<Triple>, version: Int) {
+      self.set = set
+      self.version = version
+    }
   }
 
   let id: String

@@ -7,4 +7,12 @@ extension InstantLocalServer {
     guard let app = try? await registry.app(appID) else { return 0 }
     return await app.sessions.count
   }
+
+  /// How many results the app made for subscriptions: evaluated whole, and kept current from what
+  /// changed (``EntityLocalQuery``).
+  package func resultCounts(appID: String) async -> (whole: Int, kept: Int) {
+    guard let app = try? await registry.app(appID) else { return (0, 0) }
+    let (all, kept) = await (app.evaluations, app.keptResults)
+    return (all - kept, kept)
+  }
 }

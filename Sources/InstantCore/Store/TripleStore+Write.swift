@@ -41,6 +41,7 @@ extension TripleStore {
         replaceSlot(e, a, with: TripleRecord(e: e, a: a, v: v, t: t))
       } else if let existing {
         records[Int(existing)].t = t
+        touched?.entities.insert(e)
         noteTime(t)
       } else {
         insertRecord(e, a, v, t: t, isRef: false)

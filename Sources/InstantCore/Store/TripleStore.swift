@@ -42,6 +42,9 @@ public struct TripleStore: Sendable {
   public private(set) var count = 0
   /// Records created and removed while a server transaction runs (see `applyServerTransaction`).
   var journal: ChangeJournal?
+  /// While tracked (``trackTouched()``), the entities whose triples were written or removed, and
+  /// whether the whole store was rebuilt (then any entity may have changed).
+  var touched: (entities: Set<UInt32>, everything: Bool)?
   /// Compiled queries, shared with this store's copies (each plan checks it still holds).
   var plans = QueryPlanCache()
 
@@ -84,6 +87,18 @@ public struct TripleStore: Sendable {
     var list: [UInt32] = []
     for (e, slots) in eav.enumerated() where slots != nil { list.append(UInt32(e)) }
     return list.sorted { entitySeq[Int($0)] < entitySeq[Int($1)] }
+  }
+
+  /// Starts noting which entities the store's writes touch (``takeTouched()``).
+  package mutating func trackTouched() { touched = ([], false) }
+
+  /// The ids of the entities written since ``trackTouched()``, and stops noting them; `nil` when
+  /// not noted, or when the store was rebuilt since (any entity may have changed).
+  package mutating func takeTouched() -> Set<String>? {
+    defer { touched = nil }
+    guard let touched, !touched.everything else { return nil }
+    let symbols = self.symbols
+    return Set(touched.entities.lazy.filter { $0 != TripleRecord.deadEntity }.map { symbols[$0] })
   }
 
   /// The triples of one entity.
@@ -189,6 +204,7 @@ public struct TripleStore: Sendable {
     let t = triple.createdAt ?? .nan
     if let existing = record(e, a, v) {
       records[Int(existing)].t = t
+      touched?.entities.insert(e)
       noteTime(t)
       return true
     }
@@ -212,10 +228,12 @@ public struct TripleStore: Sendable {
       r = UInt32(records.count - 1)
     }
     journal?.created.insert(r)
+    touched?.entities.insert(record.e)
     return r
   }
 
   mutating func freeRecord(_ r: UInt32) {
+    touched?.entities.insert(records[Int(r)].e)
     if journal != nil {
       if journal!.created.remove(r) == nil { journal!.removed.append(triple(at: r)) }
     }
@@ -291,9 +309,11 @@ public struct TripleStore: Sendable {
     let inference = cardinalityInference
     let absentIsNull = absentSingularLinkIsNull
     let clock = clientClock
+    let tracked = touched != nil
     self = TripleStore(attrs: attrs, cardinalityInference: inference)
     absentSingularLinkIsNull = absentIsNull
     clientClock = clock
+    if tracked { touched = ([], true) }
     for t in all { index(t) }
     trimCapacity()
   }

@@ -126,6 +126,7 @@ struct QueryRegistry {
     state.resultSocket = socket
     state.isFresh = true
     state.error = nil
+    state.touched = nil
     (state.base, state.unindexed) = Self.store(triples, context, &actions)
     byKey[key] = state
     actions += rebuildOverlay(key, context)
@@ -159,6 +160,8 @@ struct QueryRegistry {
     }
     state.unindexed += unindexed
     state.base = base
+    state.touched?.formUnion(changes.removed.lazy.map(\.entity))
+    state.touched?.formUnion(changes.added.lazy.map(\.entity))
     state.pageInfo = changes.pageInfo
     state.processedTxID = processedTxID
     state.isFresh = true
@@ -194,6 +197,7 @@ struct QueryRegistry {
         byKey[key]?.base = base
         byKey[key]?.unindexed = unindexed
       }
+      byKey[key]?.touched = nil
       actions += rebuildOverlay(key, context)
       actions += deliver(key)
     }
@@ -210,6 +214,8 @@ struct QueryRegistry {
       byKey[key]?.isFresh = false
       byKey[key]?.base = nil
       byKey[key]?.overlay = nil
+      byKey[key]?.live = nil
+      byKey[key]?.touched = nil
     }
     cache = [:]
   }
@@ -229,9 +235,15 @@ struct QueryRegistry {
     for key in byKey.keys.sorted() {
       guard byKey[key]?.overlay != nil else { continue }
       do {
+        byKey[key]?.overlay?.trackTouched()
         try byKey[key]?.overlay?.transact(m.steps)
         byKey[key]?.overlaid.append(m.id)
+        let touched = byKey[key]?.overlay?.takeTouched()
+        let (before, overlayBefore) = (byKey[key]?.touched, byKey[key]?.overlayTouched)
+        byKey[key]?.touched = Self.union(before, touched)
+        byKey[key]?.overlayTouched = Self.union(overlayBefore, touched)
       } catch {
+        byKey[key]?.touched = nil
         actions.append(.log("a write could not be applied locally: \(error)"))
       }
       actions += deliver(key)
@@ -284,6 +296,7 @@ struct QueryRegistry {
     var failed: Set<String> = []
     rebuild: while true {
       var store = base
+      store.trackTouched()
       var applied: [String] = []
       for m in context.pending where m.applies(over: state.processedTxID) && !failed.contains(m.id) {
         do {
@@ -295,21 +308,53 @@ struct QueryRegistry {
           continue rebuild
         }
       }
+      // The entities the writes touch now, and those they touched in the overlay this replaces.
+      let touched = store.takeTouched()
+      byKey[key]?.touched = Self.union(Self.union(state.touched, state.overlayTouched), touched)
+      byKey[key]?.overlayTouched = touched
       byKey[key]?.overlay = store
       byKey[key]?.overlaid = applied
       return actions
     }
   }
 
+  /// `nil` when either is (not known).
+  private static func union(_ a: Set<String>?, _ b: Set<String>?) -> Set<String>? {
+    guard let a, let b else { return nil }
+    return a.union(b)
+  }
+
   /// Evaluates the query with InstantCore: its new answer, if its subscribers have not had it.
+  /// An entity-local query's answer is kept row by row (``LiveRows``) while the entities changed
+  /// since are known; otherwise, or when its rows cannot be placed that way, it is evaluated whole.
   private mutating func deliver(_ key: String) -> [Action] {
-    guard let state = byKey[key], !state.subscribers.isEmpty else { return [] }
+    guard var state = byKey[key], !state.subscribers.isEmpty else { return [] }
     var result: QueryResult
+    // Whether the rows changed, when the kept rows know it.
+    var rowsChanged: Bool? = nil
     if let store = state.overlay {
+      byKey[key]?.touched = []
+      if state.pageInfo == nil, let touched = state.touched, var live = state.live {
+        byKey[key]?.live = nil
+        rowsChanged = live.update(touched, in: store)
+        if rowsChanged != nil { state.live = live } else { state.live = nil }
+        byKey[key]?.live = state.live
+      } else {
+        state.live = nil
+        byKey[key]?.live = nil
+      }
       do {
-        let answer = try store.query(state.q, pageInfo: state.pageInfo)
+        let data: JSON
+        var pageInfo: JSON? = nil
+        if let live = state.live {
+          data = live.data
+        } else {
+          let answer = try store.query(state.q, pageInfo: state.pageInfo)
+          (data, pageInfo) = (answer.data, answer.pageInfo)
+          if state.pageInfo == nil { byKey[key]?.live = LiveRows(state.q, answer: answer, store: store) }
+        }
         result = QueryResult(
-          data: answer.data, pageInfo: answer.pageInfo, isFromCache: !state.isFresh, error: state.error,
+          data: data, pageInfo: pageInfo, isFromCache: !state.isFresh, error: state.error,
           hasPendingWrites: !state.overlaid.isEmpty)
       } catch {
         result = QueryResult(
@@ -323,7 +368,7 @@ struct QueryRegistry {
     }
     // The same answer again is not news; a new one is numbered after every earlier one.
     result.sequence = state.lastDelivered?.sequence ?? 0
-    guard result != state.lastDelivered else { return [] }
+    guard rowsChanged == true || result != state.lastDelivered else { return [] }
     resultSequence += 1
     result.sequence = resultSequence
     byKey[key]?.lastDelivered = result

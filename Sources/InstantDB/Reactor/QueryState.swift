@@ -27,6 +27,13 @@ struct QueryState {
   var overlaid: [String] = []
 
   var lastDelivered: QueryResult?
+  /// The answer kept row by row, for an entity-local query (``LiveRows``), and the entities changed
+  /// since it was brought up to date (`nil`: not known, so the next answer is evaluated whole).
+  var live: LiveRows?
+  var touched: Set<String>?
+  /// The entities the pending writes in ``overlay`` touched: an overlay built without them changes
+  /// them back.
+  var overlayTouched: Set<String>? = []
 
   init(q: JSON) {
     self.q = q

@@ -20,6 +20,8 @@ package struct LiveRows: Sendable {
   private(set) var ids: [String] = []
   private var keys: [Key] = []
   private(set) var rows: [JSON] = []
+  /// Each row's key by id, to find its place by a binary search.
+  private var keyByID: [String: Key] = [:]
 
   /// Takes the answer a whole evaluation of `q` gave over `store` (`nil` when the query or its
   /// order cannot be kept this way).
@@ -43,6 +45,7 @@ package struct LiveRows: Sendable {
       if let last = keys.last, !before(last, key) { return nil }
       ids.append(id)
       keys.append(key)
+      keyByID[id] = key
     }
     self.rows = rows
   }
@@ -96,6 +99,7 @@ package struct LiveRows: Sendable {
         ids.remove(at: old)
         keys.remove(at: old)
         rows.remove(at: old)
+        keyByID[id] = nil
         changed = true
       }
       if let new {
@@ -105,16 +109,18 @@ package struct LiveRows: Sendable {
         ids.insert(id, at: place)
         keys.insert(new.key, at: place)
         rows.insert(new.row, at: place)
+        keyByID[id] = new.key
         changed = true
       }
     }
     return changed
   }
 
-  /// Where the row of `id` is (by a search for its entry: keys are sorted, and ids are unique).
+  /// Where the row of `id` is: keys are sorted and distinct, so its key's place.
   private func position(of id: String) -> Int? {
-    // Rows seldom number more than tens of thousands; the scan compares pointers for most ids.
-    ids.firstIndex(of: id)
+    guard let key = keyByID[id] else { return nil }
+    let place = insertionPoint(key)
+    return place < keys.count && keys[place] == key ? place : nil
   }
 
   private func before(_ a: Key, _ b: Key) -> Bool { ascending ? a < b : a > b }

@@ -334,15 +334,18 @@ struct QueryRegistry {
     var rowsChanged: Bool? = nil
     if let store = state.overlay {
       byKey[key]?.touched = []
-      if state.pageInfo == nil, let touched = state.touched, var live = state.live {
-        byKey[key]?.live = nil
-        rowsChanged = live.update(touched, in: store)
-        if rowsChanged != nil { state.live = live } else { state.live = nil }
-        byKey[key]?.live = state.live
+      // Taken out of both copies of the state, so its rows change in place.
+      var live = state.live
+      state.live = nil
+      byKey[key]?.live = nil
+      if state.pageInfo == nil, let touched = state.touched, live != nil {
+        rowsChanged = live!.update(touched, in: store)
+        if rowsChanged == nil { live = nil }
       } else {
-        state.live = nil
-        byKey[key]?.live = nil
+        live = nil
       }
+      state.live = live
+      byKey[key]?.live = live
       do {
         let data: JSON
         var pageInfo: JSON? = nil

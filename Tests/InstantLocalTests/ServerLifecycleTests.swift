@@ -1,6 +1,7 @@
 import InstantLocal
 import InstantLocalTesting
 import Logging
+import TestSupport
 import Testing
 internal import FoundationEssentials
 
@@ -23,7 +24,9 @@ struct ServerLifecycleTests {
   }
 
   @Test func startIsIdempotentAndStopFreesThePort() async throws {
-    let port = try await withInstantLocal { server in
+    // A port below the ephemeral range: once this server stops, no other test's port-0 server can
+    // be given it before the restart below binds it again.
+    let port = try await withInstantLocal(configuration: .init(port: portForRestarts(), storage: .memory)) { server in
       let port = try await server.boundPort
       #expect(try await server.start() == port)
       #expect(await server.webSocketURL?.absoluteString == "ws://127.0.0.1:\(port)/runtime/session")

@@ -73,6 +73,29 @@ import Testing
     #expect(other.refuse("v", ServerError(.permissionDenied, message: "no")) == .rejected(Self.write("v", order: 1, [Self.create])))
   }
 
+  @Test("After a write's attr race, the writes sent after it on that socket are kept and sent again after it, not refused for good")
+  func refusedAfterARace() {
+    var queue = WriteQueue([
+      Self.write("creates", order: 1, [Self.create], sent: true),
+      Self.write("updates", order: 2, [["add-triple", "e", "title", "b", ["mode": "update"]]], sent: true),
+    ])
+    queue.markSent("creates")
+    queue.markSent("updates")
+    let race = ServerError(.recordNotUnique, message: "m", hint: ["record-type": "ident"])
+    let missing = ServerError(.recordNotFound, message: "Updating entities that don't exist")
+    #expect(queue.refuse("creates", race) == .retryWithServerAttrs)
+    // It reached the server before its entity did.
+    #expect(queue.refuse("updates", missing) == .retryAfterRace)
+    queue.socketClosed()
+    let (frames, _) = queue.resend(knownAttrs: AttrStore())
+    #expect(frames.map(\.clientEventID) == ["creates", "updates"], "both again, in order")
+    // On a socket where nothing raced, the same refusal is final.
+    guard case .rejected = queue.refuse("updates", missing) else {
+      Issue.record("refused without a race, yet kept")
+      return
+    }
+  }
+
   @Test("Acknowledged writes leave once every result reflects them, or past the threshold once old enough")
   func dropFinished() async {
     let test = TestClock()

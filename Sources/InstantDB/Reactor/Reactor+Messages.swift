@@ -123,6 +123,10 @@ extension Reactor {
         logger.info("a write raced another client creating the same attribute; retrying with the server's attrs")
         Task { await self.reconnectNow() }
         return
+      case .retryAfterRace:
+        logger.info("a write sent after one that raced was refused (\(serverError.message)); it goes again after that one")
+        notifyPendingWatchers()
+        return
       case let .rejected(m):
         reject(m, InstantClientError(serverError, kind: .transactionRejected))
         return

@@ -11,8 +11,11 @@ struct WriteQueue {
   /// How finished writes ended, for `synced()` calls that come late: the newest ``keptOutcomes``.
   private var outcomes: [String: Result<Int, InstantClientError>] = [:]
   private var outcomeOrder: [String] = []
-  /// How often each write was retried after an attribute race.
+  /// How often each write was retried after an attribute race (its own, or one before it).
   private var attrConflictRetries: [String: Int] = [:]
+  /// A write sent on this socket was refused for an attribute race and goes again, rewritten,
+  /// on the next: the writes sent after it reached the server without it.
+  private var racedOnThisSocket = false
 
   static let keptOutcomes = 1_000
   static let attrConflictRetryLimit = 3
@@ -90,6 +93,7 @@ struct WriteQueue {
 
   mutating func socketClosed() {
     for i in pending.indices { pending[i].sentOnThisSocket = false }
+    racedOnThisSocket = false
   }
 
   // MARK: The server's answers
@@ -111,6 +115,10 @@ struct WriteQueue {
     /// Another client created one of its attrs first, under another id: it is fine once its attr
     /// ids are the server's, which reconnecting brings (`init-ok`, then ``rewrite(against:)``).
     case retryWithServerAttrs
+    /// Refused after a write before it on this socket raced (``retryWithServerAttrs``): it may
+    /// depend on that write (an update of the entity it creates), so it stays, and is sent again
+    /// after it on the next connection.
+    case retryAfterRace
     /// Refused for good: removed from the queue.
     case rejected(PendingMutation)
   }
@@ -127,7 +135,14 @@ struct WriteQueue {
     if error.isAttrConflict, attrConflictRetries[id, default: 0] < Self.attrConflictRetryLimit {
       attrConflictRetries[id, default: 0] += 1
       pending[i].sentOnThisSocket = false
+      racedOnThisSocket = true
       return .retryWithServerAttrs
+    }
+    // The server answers a socket's writes in order, so this one came after the write that raced.
+    if racedOnThisSocket, attrConflictRetries[id, default: 0] < Self.attrConflictRetryLimit {
+      attrConflictRetries[id, default: 0] += 1
+      pending[i].sentOnThisSocket = false
+      return .retryAfterRace
     }
     return .rejected(pending.remove(at: i))
   }

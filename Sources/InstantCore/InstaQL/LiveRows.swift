@@ -17,7 +17,6 @@ package struct LiveRows: Sendable {
   let namespace: String
   let form: JSON
   let ascending: Bool
-  private(set) var ids: [String] = []
   private var keys: [Key] = []
   private(set) var rows: [JSON] = []
   /// Each row's key by id, to find its place by a binary search.
@@ -36,14 +35,12 @@ package struct LiveRows: Sendable {
     guard node.parsedOptions.isLeading, node.parsedOptions.limit == nil else { return nil }
     ascending = !node.parsedOptions.descending
     let run = QueryRun(store: store)
-    ids.reserveCapacity(rows.count)
     keys.reserveCapacity(rows.count)
     for row in rows {
       guard let id = row["id"]?.stringValue, let e = store.symbols.lookup(id), let key = Self.key(e, node, run) else {
         return nil
       }
       if let last = keys.last, !before(last, key) { return nil }
-      ids.append(id)
       keys.append(key)
       keyByID[id] = key
     }
@@ -96,7 +93,6 @@ package struct LiveRows: Sendable {
         continue
       }
       if let old {
-        ids.remove(at: old)
         keys.remove(at: old)
         rows.remove(at: old)
         keyByID[id] = nil
@@ -106,7 +102,6 @@ package struct LiveRows: Sendable {
         let place = insertionPoint(new.key)
         // Two rows with one key: their order is the input order's, which this does not know.
         if place < keys.count, keys[place] == new.key { return nil }
-        ids.insert(id, at: place)
         keys.insert(new.key, at: place)
         rows.insert(new.row, at: place)
         keyByID[id] = new.key

@@ -334,27 +334,24 @@ struct QueryRegistry {
     var rowsChanged: Bool? = nil
     if let store = state.overlay {
       byKey[key]?.touched = []
-      // Taken out of both copies of the state, so its rows change in place.
-      var live = state.live
-      state.live = nil
+      // Taken out of both copies of the state, so its rows change in place; put back below.
+      var live = state.live.take()
       byKey[key]?.live = nil
-      if state.pageInfo == nil, let touched = state.touched, live != nil {
-        rowsChanged = live!.update(touched, in: store)
-        if rowsChanged == nil { live = nil }
+      if state.pageInfo == nil, let touched = state.touched, let changed = live?.update(touched, in: store) {
+        rowsChanged = changed
       } else {
         live = nil
       }
-      state.live = live
-      byKey[key]?.live = live
+      defer { byKey[key]?.live = live }
       do {
         let data: JSON
         var pageInfo: JSON? = nil
-        if let live = state.live {
+        if let live {
           data = live.data
         } else {
           let answer = try store.query(state.q, pageInfo: state.pageInfo)
           (data, pageInfo) = (answer.data, answer.pageInfo)
-          if state.pageInfo == nil { byKey[key]?.live = LiveRows(state.q, answer: answer, store: store) }
+          if state.pageInfo == nil { live = LiveRows(state.q, answer: answer, store: store) }
         }
         result = QueryResult(
           data: data, pageInfo: pageInfo, isFromCache: !state.isFresh, error: state.error,

@@ -237,8 +237,8 @@ struct DeferredChanges {
 
   mutating func add(_ change: StoreChange) {
     isEmpty = false
-    if let added = change.triples, let held = triples, held.count + added.count <= Self.maxTriples {
-      triples = held + added
+    if let added = change.triples, let held = triples?.count, held + added.count <= Self.maxTriples {
+      triples!.append(contentsOf: added)
     } else {
       triples = nil
     }

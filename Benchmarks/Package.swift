@@ -44,6 +44,7 @@ let package = Package(
     .executableTarget(
       name: "sharing-instant-keys-bench",
       dependencies: [
+        "CMallocStats",
         .product(name: "SharingInstant", package: "sharing-instant"),
         .product(name: "InstantLocal", package: "sharing-instant"),
         .product(name: "Logging", package: "swift-log"),

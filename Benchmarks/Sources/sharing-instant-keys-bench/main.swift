@@ -1,3 +1,4 @@
+import CMallocStats
 import Foundation
 import InstantLocal
 import Logging
@@ -12,7 +13,11 @@ import SharingInstant
 //    edit → B's key holds the new value (observed through Observation, as a view would).
 // 3. `withLock` on the main actor while another device streams creates into the key, which grows
 //    from 20 rows to `rows` (2,000 in the issue): how long each call holds the main thread.
-// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1, 2 or 3; 1 and 2 by default]
+// 4. A key's first value over `rows` rows already on the server, and the heap it holds: a fresh
+//    client's `.instantQuery` key (query, transfer, the client's store, decoding), then a second
+//    key (`.instantSync`) over the same query on that client (decoding only), whose heap growth
+//    divided by the rows is what a key holds per row.
+// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1, 2, 3 or 4; 1 and 2 by default]
 
 struct Row: EntityIdentifiable, Equatable {
   static let namespace = "rows"
@@ -200,6 +205,41 @@ if part == 3 {
   say("withLock on the main actor while another device creates \(rows - 20) rows into the key, \(held.count) edits")
   say("  rows: \(rows) created, \(stored) on the server, \(shown) in the key \(String(format: "%.0f", milliseconds(lag))) ms after the last edit")
   say("  main thread held: p50 \(percentile(held, 0.5))  p90 \(percentile(held, 0.9))  p99 \(percentile(held, 0.99))  max \(percentile(held, 1))")
+  await a.shutdown()
+  await b.shutdown()
+  await server.stop()
+}
+
+if part == 4 {
+  let (server, a, b) = try await twoClients()
+  for chunk in stride(from: 0, to: rows, by: 1000) {
+    try await a.transact((chunk..<min(rows, chunk + 1000)).map { index in
+      .create("rows", .id(UUID().uuidString.lowercased()), ["title": .string("row \(index)"), "rank": .number(Double(index)), "done": false])
+    })
+  }
+  let acknowledged = try await a.queryOnce(["rows": [:]]).data["rows"]?.arrayValue?.count ?? 0
+  let key = EntityKey<Row>(namespace: "rows")
+  // Each heap figure is read once the process is quiet: the client saves a result to its cache a
+  // second after it changes, and the server's and the writer's work is over.
+  func quietHeap() async throws -> Int {
+    try await Task.sleep(for: .seconds(3))
+    return Int(cmallocstats_in_use())
+  }
+  let heapBefore = try await quietHeap()
+  var start = clock.now
+  let reader = SharedReader(.instantQuery(key, client: b))
+  await until { reader.wrappedValue.count == rows }
+  let fresh = clock.now - start
+  let heapWithReader = try await quietHeap()
+  start = clock.now
+  let second = Shared(.instantSync(key, client: b))
+  await until { second.wrappedValue.count == rows }
+  let decoded = clock.now - start
+  let heapWithBoth = try await quietHeap()
+  let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+  say("a key's first value over \(rows) rows (\(acknowledged) on the server)")
+  say("  fresh client's key: \(String(format: "%.0f", milliseconds(fresh))) ms, heap +\(mib(heapWithReader - heapBefore)) (client store, result, key)")
+  say("  second key on that client: \(String(format: "%.0f", milliseconds(decoded))) ms, heap +\(mib(heapWithBoth - heapWithReader)) = \(String(format: "%.0f", Double(heapWithBoth - heapWithReader) / Double(rows))) bytes per row held by a key")
   await a.shutdown()
   await b.shutdown()
   await server.stop()

@@ -53,7 +53,7 @@ let package = Package(
   ],
   targets: [
     // A seeded random number generator, `eventually` and other helpers shared by the test targets.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     // Common Expression Language: parses and evaluates InstantDB permission rules. No dependencies.
     .target(name: "CEL"),
@@ -201,6 +201,8 @@ let package = Package(
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ]
     ),
     .target(

@@ -37,6 +37,9 @@ public struct BackupWriter {
   /// `config.json` `description`. The reference writes `"On-demand backup"` for backups a person
   /// asks for and `"Automated Daily Snapshot"` for nightly ones.
   public var description: String
+  /// `config.json` `emailTemplates`: the app's emails as the reference lists them
+  /// (`{type, subject, body, name, email}`, `type` `"magic-code"`); none by default.
+  public var emailTemplates: [JSON] = []
   /// The file holding the blob of a `$files` row, by its `location-id`; `nil` when there is none
   /// (which refuses the backup: a restore needs every blob).
   public var blobURL: (_ locationID: String) throws -> URL?
@@ -147,7 +150,7 @@ public struct BackupWriter {
       "schema": schema,
       "rules": rules ?? .null,
       "webhooks": [],
-      "emailTemplates": [],
+      "emailTemplates": .array(emailTemplates),
       "authorizedRedirectOrigins": [],
       "title": .string(title),
       "appId": .string(appID),

@@ -5,8 +5,8 @@ import InstantLocal
 /// `instant-local apps`: the apps of a data file and their admin tokens.
 struct Apps: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Create and list apps, rotate their admin tokens, and configure their OAuth clients.",
-    subcommands: [Create.self, List.self, RotateToken.self, OAuthClients.self])
+    abstract: "Create and list apps, rotate their admin tokens, and configure their OAuth clients and magic-code email.",
+    subcommands: [Create.self, List.self, RotateToken.self, OAuthClients.self, EmailTemplates.self])
 
   struct DataOption: ParsableArguments {
     @Option(name: .customLong("data"), help: "The SQLite file that holds the data.")

@@ -55,6 +55,9 @@ struct Restore: ParsableCommand {
       let skipped = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
       lines.append("not restored (instant-local does not keep them): \(skipped)")
     }
+    if report.emailTemplate {
+      lines.append("magic-code email restored (its sender is not: `apps email-template set --sender-email` sets one)")
+    }
     print(lines.joined(separator: "\n"))
   }
 }

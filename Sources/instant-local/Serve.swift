@@ -54,6 +54,35 @@ struct Serve: AsyncParsableCommand {
     help: "DEVELOPMENT ONLY: sign in with any ID token's email, unchecked, when the app has no OAuth client of the token's client_name. Anyone can then sign in as anyone.")
   var unverifiedIDTokens = false
 
+  @Option(help: ArgumentHelp(
+    "The SMTP server magic codes are emailed through (submission).",
+    discussion: "Without it codes are written to the log (development). The password comes from the environment variable INSTANT_LOCAL_SMTP_PASSWORD or --smtp-password-file, never the command line."))
+  var smtpHost: String?
+
+  @Option(help: "The SMTP server's port (587 for starttls, 465 for tls).")
+  var smtpPort: Int?
+
+  @Option(help: "starttls (upgrade before anything is sent), tls (TLS from the first byte) or none (a mail catcher on this machine only; no credentials).")
+  var smtpSecurity = "starttls"
+
+  @Option(help: "The SMTP user name.")
+  var smtpUser: String?
+
+  @Option(help: "A file holding the SMTP password (read once at start; trailing newline ignored).")
+  var smtpPasswordFile: String?
+
+  @Option(help: "A PEM file of certificates to trust for the SMTP server instead of the system's.")
+  var smtpCAFile: String?
+
+  @Option(help: "The address magic codes come from, for apps whose template names no sender.")
+  var mailFrom: String?
+
+  @Option(parsing: .unconditional, help: "How long a magic code stays valid, in minutes (1 to 1440).")
+  var magicCodeExpiryMinutes = 1440
+
+  @Option(parsing: .unconditional, help: "Magic codes sent, and verifications tried, per email per hour; past it 429.")
+  var magicCodesPerHour = 20
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -62,6 +91,15 @@ struct Serve: AsyncParsableCommand {
     guard maxMessageBytes > 0 else { throw ValidationError("--max-message-bytes must be positive, got \(maxMessageBytes)") }
     guard maxQueuedBytes > 0 else { throw ValidationError("--max-queued-bytes must be positive, got \(maxQueuedBytes)") }
     guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive, got \(maxUploadBytes)") }
+    guard (1...1440).contains(magicCodeExpiryMinutes) else {
+      throw ValidationError("--magic-code-expiry-minutes must be between 1 and 1440, got \(magicCodeExpiryMinutes)")
+    }
+    guard magicCodesPerHour > 0 else { throw ValidationError("--magic-codes-per-hour must be positive, got \(magicCodesPerHour)") }
+    if smtpHost != nil {
+      _ = try mailConfiguration()
+    } else if smtpUser != nil || smtpPasswordFile != nil || smtpPort != nil || mailFrom != nil || smtpCAFile != nil {
+      throw ValidationError("--smtp-user, --smtp-password-file, --smtp-port, --smtp-ca-file and --mail-from need --smtp-host")
+    }
     if let publicURL, URL(string: publicURL).map({ ["http", "https"].contains($0.scheme ?? "") && $0.host != nil }) != true {
       throw ValidationError("--public-url must be an http(s) address such as https://instant.example.com, got \(publicURL)")
     }
@@ -81,12 +119,17 @@ struct Serve: AsyncParsableCommand {
     configuration.maxUploadBytes = maxUploadBytes
     configuration.publicURL = publicURL.flatMap { URL(string: $0) }
     configuration.unverifiedIDTokens = unverifiedIDTokens
+    configuration.mail = try mailConfiguration()
+    configuration.magicCodeExpiry = .seconds(magicCodeExpiryMinutes * 60)
+    configuration.magicCodesPerHour = magicCodesPerHour
     let server = try InstantLocalServer(configuration: configuration, logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath
     let rulesLine =
       (rules.map { "  Rules:     \($0) (re-read when it changes)\n" } ?? "")
       + (unverifiedIDTokens ? "  WARNING:   ID tokens are not verified: anyone can sign in as anyone (development only)\n" : "")
+      + (configuration.mail.map { "  Mail:      magic codes emailed through \($0.host):\($0.port)\n" }
+        ?? "  Mail:      none; magic codes are written to the log (--smtp-host to email them)\n")
     try await server.run { port in
       let banner = """
         instant-local listening (data: \(storage))
@@ -96,5 +139,39 @@ struct Serve: AsyncParsableCommand {
         """
       FileHandle.standardOutput.write(Data(banner.utf8))
     }
+  }
+
+  /// The mailer the `--smtp-*` options describe; `nil` without `--smtp-host`. The password comes
+  /// from `INSTANT_LOCAL_SMTP_PASSWORD` or `--smtp-password-file`, never from the command line.
+  func mailConfiguration() throws -> SMTPConfiguration? {
+    guard let smtpHost else { return nil }
+    guard let security = SMTPConfiguration.Security(rawValue: smtpSecurity) else {
+      throw ValidationError("--smtp-security must be starttls, tls or none, got \(smtpSecurity)")
+    }
+    guard let mailFrom, MailAddress(email: mailFrom).isValid else {
+      throw ValidationError("--smtp-host needs --mail-from, the one address codes come from (such as login@example.com)")
+    }
+    var password = ProcessInfo.processInfo.environment["INSTANT_LOCAL_SMTP_PASSWORD"]
+    if let smtpPasswordFile {
+      guard let text = try? String(contentsOfFile: smtpPasswordFile, encoding: .utf8) else {
+        throw ValidationError("--smtp-password-file: cannot read \(smtpPasswordFile)")
+      }
+      password = text.trimmingCharacters(in: .newlines)
+    }
+    if smtpUser != nil, password == nil {
+      throw ValidationError("--smtp-user needs a password: set INSTANT_LOCAL_SMTP_PASSWORD or --smtp-password-file")
+    }
+    if smtpUser != nil, security == .none {
+      throw ValidationError("--smtp-security none sends no credentials: drop --smtp-user or use starttls or tls")
+    }
+    if let smtpCAFile, !FileManager.default.isReadableFile(atPath: smtpCAFile) {
+      throw ValidationError("--smtp-ca-file: cannot read \(smtpCAFile)")
+    }
+    let port = smtpPort ?? (security == .tls ? 465 : security == .startTLS ? 587 : 25)
+    guard (1...65535).contains(port) else { throw ValidationError("--smtp-port must be between 1 and 65535, got \(port)") }
+    return SMTPConfiguration(
+      host: smtpHost, port: port, security: security,
+      credentials: smtpUser.map { SMTPConfiguration.Credentials(username: $0, password: password ?? "") },
+      from: MailAddress(email: mailFrom), trustedCertificatesFile: smtpCAFile)
   }
 }

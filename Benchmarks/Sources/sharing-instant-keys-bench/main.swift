@@ -17,7 +17,11 @@ import SharingInstant
 //    client's `.instantQuery` key (query, transfer, the client's store, decoding), then a second
 //    key (`.instantSync`) over the same query on that client (decoding only), whose heap growth
 //    divided by the rows is what a key holds per row.
-// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1, 2, 3 or 4; 1 and 2 by default]
+// 5. Part 2 with InstantDB's own JS client (`@instantdb/core`) subscribed to the same query on the
+//    same server: for each of A's edits, the time until B's key holds it and until the JS client's
+//    `subscribeQuery` callback sees it. The JS client is not ours to commit: it runs as a peer
+//    process whose command line is in `INSTANT_JS_BENCH_PEER` (BENCHMARKS.md gives its protocol).
+// Usage: sharing-instant-keys-bench [rows] [edits] [part: 1, 2, 3, 4 or 5; 1 and 2 by default]
 
 struct Row: EntityIdentifiable, Equatable {
   static let namespace = "rows"
@@ -98,6 +102,8 @@ if part == 0 || part == 1 {
   await client.shutdown()
 }
 
+let benchApp = "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f51"
+
 /// An in-process instant-local on loopback and two clients of one app on it.
 func twoClients() async throws -> (InstantLocalServer, InstantClient, InstantClient) {
   var logger = Logger(label: "instant-local")
@@ -106,7 +112,7 @@ func twoClients() async throws -> (InstantLocalServer, InstantClient, InstantCli
   let port = try await server.start()
   func client() -> InstantClient {
     InstantClient(
-      appId: "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f51", apiURI: URL(string: "http://127.0.0.1:\(port)")!,
+      appId: benchApp, apiURI: URL(string: "http://127.0.0.1:\(port)")!,
       websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory)
   }
   let (a, b) = (client(), client())
@@ -240,6 +246,127 @@ if part == 4 {
   say("a key's first value over \(rows) rows (\(acknowledged) on the server)")
   say("  fresh client's key: \(String(format: "%.0f", milliseconds(fresh))) ms, heap +\(mib(heapWithReader - heapBefore)) (client store, result, key)")
   say("  second key on that client: \(String(format: "%.0f", milliseconds(decoded))) ms, heap +\(mib(heapWithBoth - heapWithReader)) = \(String(format: "%.0f", Double(heapWithBoth - heapWithReader) / Double(rows))) bytes per row held by a key")
+  await a.shutdown()
+  await b.shutdown()
+  await server.stop()
+}
+
+/// InstantDB's JS client as a peer process speaking JSON lines (see BENCHMARKS.md): it subscribes
+/// to `{rows: {}}` and reports, with its own wall-clock stamp, when its callback first sees a row
+/// with a given title.
+final class JSPeer: @unchecked Sendable {
+  private let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  // Read and written under `lock` only.
+  private let lock = NSLock()
+  private var count = 0
+  private var seen: [String: Double] = [:]
+  private var failure: String?
+
+  init(command: String, port: Int, app: String) throws {
+    let words = command.split(separator: " ").map(String.init)
+    process.executableURL = URL(fileURLWithPath: words[0])
+    process.arguments = Array(words.dropFirst()) + [
+      "--api", "http://127.0.0.1:\(port)", "--ws", "ws://127.0.0.1:\(port)/runtime/session", "--app", app,
+    ]
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let handle = output.fileHandleForReading
+    Thread.detachNewThread { [self] in
+      var buffer = Data()
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { return }
+        buffer.append(chunk)
+        while let newline = buffer.firstIndex(of: 10) {
+          let line = buffer[buffer.startIndex..<newline]
+          buffer = Data(buffer[buffer.index(after: newline)...])
+          guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+          lock.withLock {
+            switch event["event"] as? String {
+            case "result": count = event["count"] as? Int ?? count
+            case "seen": if let title = event["title"] as? String { seen[title] = event["at"] as? Double }
+            case "error": failure = event["message"] as? String
+            default: break
+            }
+          }
+        }
+      }
+    }
+  }
+
+  var rows: Int { lock.withLock { count } }
+  var error: String? { lock.withLock { failure } }
+  func seenAt(_ title: String) -> Double? { lock.withLock { seen[title] } }
+
+  func send(_ command: [String: String]) {
+    let data = try! JSONSerialization.data(withJSONObject: command)
+    input.fileHandleForWriting.write(data + Data([10]))
+  }
+
+  func quit() {
+    send(["cmd": "quit"])
+    process.waitUntilExit()
+  }
+}
+
+/// Polls `condition` every millisecond for up to `seconds`; false when it never held.
+func poll(seconds: Double, _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + .seconds(seconds)
+  while !condition() {
+    if ContinuousClock.now > deadline { return false }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return true
+}
+
+if part == 5 {
+  guard let command = ProcessInfo.processInfo.environment["INSTANT_JS_BENCH_PEER"], !command.isEmpty else {
+    say("part 5 needs INSTANT_JS_BENCH_PEER: the command line of a peer that runs @instantdb/core (BENCHMARKS.md)")
+    exit(2)
+  }
+  let (server, a, b) = try await twoClients()
+  guard let port = await server.port else { fatalError("the server has no port") }
+  let key = EntityKey<Row>(namespace: "rows")
+  let writer = Shared(.instantSync(key, client: a))
+  let reader = SharedReader(.instantQuery(key, client: b))
+  let seed = (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }
+  for chunk in stride(from: 0, to: rows, by: 500) {
+    writer.withLock { $0.append(contentsOf: seed[chunk..<min(rows, chunk + 500)]) }
+    try await writer.save()
+  }
+  await until { reader.wrappedValue.count == rows }
+  let peer = try JSPeer(command: command, port: port, app: benchApp)
+  guard await poll(seconds: 60, { peer.rows == rows }) else {
+    say("the JS peer has \(peer.rows) of \(rows) rows after 60 s\(peer.error.map { ": \($0)" } ?? "")")
+    exit(1)
+  }
+  let samples = min(edits, 300)
+  var ours: [Duration] = []
+  var theirs: [Duration] = []
+  for edit in 0..<samples {
+    let id = seed[edit % rows].id
+    let title = "both \(edit)"
+    peer.send(["cmd": "watch", "id": id, "title": title])
+    let wall = Date().timeIntervalSince1970 * 1000
+    let start = clock.now
+    writer.withLock { $0[id: id]?.title = title }
+    await until { reader.wrappedValue[id: id]?.title == title }
+    ours.append(clock.now - start)
+    guard await poll(seconds: 30, { peer.seenAt(title) != nil }), let at = peer.seenAt(title) else {
+      say("the JS peer did not see edit \(edit) within 30 s\(peer.error.map { ": \($0)" } ?? "")")
+      exit(1)
+    }
+    theirs.append(.microseconds(Int((at - wall) * 1000)))
+  }
+  ours.sort()
+  theirs.sort()
+  say("A's withLock → B's key and → InstantDB's JS client, same server, same edits, \(rows) rows, \(samples) edits")
+  say("  B's key (ours):            p50 \(percentile(ours, 0.5))  p90 \(percentile(ours, 0.9))")
+  say("  JS subscribeQuery callback: p50 \(percentile(theirs, 0.5))  p90 \(percentile(theirs, 0.9))")
+  peer.quit()
   await a.shutdown()
   await b.shutdown()
   await server.stop()

@@ -9,7 +9,7 @@ extension AppCatalog {
   ///   lacks a name or client id, or its discovery endpoint is missing (`oidc`) or not https
   ///   (plain http only on loopback).
   public func addOAuthClient(appID: String, _ client: OAuthClient) throws(InstantLocalError) {
-    let id = try existingApp(appID)
+    let id = try existingAppID(appID)
     guard !client.name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidApp("an OAuth client needs a name (--name)") }
     guard !client.clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw .invalidApp("an OAuth client needs the client id its provider gave the app (--client-id)")
@@ -25,24 +25,15 @@ extension AppCatalog {
 
   /// The app's OAuth clients, by name.
   public func oauthClients(appID: String) throws(InstantLocalError) -> [OAuthClient] {
-    try storage.oauthClients(try existingApp(appID))
+    try storage.oauthClients(try existingAppID(appID))
   }
 
   /// Removes the app's client named `name`.
   ///
   /// - Throws: ``InstantLocalError/invalidApp(_:)`` when there is no such app or client.
   public func removeOAuthClient(appID: String, name: String) throws(InstantLocalError) {
-    guard try storage.removeOAuthClient(try existingApp(appID), name: name) else {
+    guard try storage.removeOAuthClient(try existingAppID(appID), name: name) else {
       throw .invalidApp("app \(appID) has no OAuth client named \(name)")
     }
-  }
-
-  /// The normalized id of an app in the data file.
-  private func existingApp(_ appID: String) throws(InstantLocalError) -> String {
-    guard let id = AppRegistry.normalizeAppID(appID) else { throw .invalidApp("\(appID) is not an app id (a UUID)") }
-    guard try storage.app(id) != nil else {
-      throw .invalidApp("there is no app \(id) in this data file; `instant-local apps list` shows the apps")
-    }
-    return id
   }
 }

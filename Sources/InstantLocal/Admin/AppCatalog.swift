@@ -56,4 +56,13 @@ public struct AppCatalog: Sendable {
     }
     return token
   }
+
+  /// The normalized id of an app in the data file.
+  func existingAppID(_ appID: String) throws(InstantLocalError) -> String {
+    guard let id = AppRegistry.normalizeAppID(appID) else { throw .invalidApp("\(appID) is not an app id (a UUID)") }
+    guard try storage.app(id) != nil else {
+      throw .invalidApp("there is no app \(id) in this data file; `instant-local apps list` shows the apps")
+    }
+    return id
+  }
 }

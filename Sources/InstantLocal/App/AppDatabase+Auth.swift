@@ -5,7 +5,7 @@ import Logging
 import OrderedCollections
 
 /// Auth (docs/protocol.md, "Auth over HTTP"): users are `$users` entities written with system permission; refresh
-/// tokens live in SQLite next to them; magic codes are kept in memory and logged.
+/// tokens live in SQLite next to them; magic codes are kept in memory as hashes (``MagicCodes``).
 extension AppDatabase {
   /// `$users` labels that `extra-fields` may not set.
   static let systemUserFields: Set<String> = ["id", "email", "type", "imageURL", "linkedPrimaryUser"]
@@ -23,30 +23,57 @@ extension AppDatabase {
     return ["user": userObject(userID, refreshToken: token) ?? .null]
   }
 
-  /// `POST /runtime/auth/send_magic_code`: remembers a fresh 6-digit code for the email and
-  /// logs it (nothing is emailed).
-  func sendMagicCode(email: String) -> String {
-    let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
-    magicCodes[Self.normalize(email)] = code
-    logger.notice("magic code for \(Self.normalize(email)) in app \(appID): \(code)")
+  /// A new magic code for `email` (docs/instant-local.md, "Magic codes"); `limited` counts it
+  /// against the email's sends this hour (all but the admin's `magic_code`). Kept as a hash; also
+  /// as sent, and logged, only when the server mails none (development).
+  func issueMagicCode(email rawEmail: String, limited: Bool) throws(ServerError) -> String {
+    let email = Self.normalize(rawEmail)
+    // One address or nothing: a line break would put headers or commands in the email.
+    guard MailAddress(email: email).isValid else { throw .paramMalformed("email", input: .string(rawEmail)) }
+    let code: String
+    do {
+      code = try magicCodes.issue(for: email, now: Date(), limited: limited)
+    } catch {
+      throw Self.refusal(error, email: email)
+    }
+    if keepsPlainCodes {
+      plainCodes[email] = code
+      logger.notice("magic code for \(email) in app \(appID): \(code) (no mailer configured: codes are logged)")
+    }
     return code
   }
 
-  /// The last magic code sent to `email` and not yet used.
-  func lastMagicCode(email: String) -> String? { magicCodes[Self.normalize(email)] }
+  /// The last magic code sent to `email`, when the server mails none (else `nil`).
+  func lastMagicCode(email: String) -> String? { plainCodes[Self.normalize(email)] }
 
-  /// `POST /runtime/auth/verify_magic_code`: consumes the code; finds or creates the user
-  /// (upgrading a guest whose token is passed, or linking it to an existing user); issues a new
-  /// refresh token.
-  func verifyMagicCode(email rawEmail: String, code: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
+  /// `POST /runtime/auth/verify_magic_code`: checks the code (each try counts against the email's
+  /// hour), finds or creates the user (upgrading a guest whose token is passed, or linking it to
+  /// an existing user), uses the code up and issues a new refresh token.
+  func verifyMagicCode(email rawEmail: String, code rawCode: String, guestToken: String?, extraFields: JSON?) throws(ServerError) -> JSON {
     let email = Self.normalize(rawEmail)
-    guard let expected = magicCodes[email], expected == code.trimmingCharacters(in: .whitespaces) else {
-      throw .recordNotFound("app-user-magic-code", args: [["email": .string(email)]])
+    let code = rawCode.trimmingCharacters(in: .whitespaces)
+    do {
+      try magicCodes.check(code, for: email, now: Date())
+    } catch {
+      throw Self.refusal(error, email: email)
     }
     // The code is used up only by a sign-in that succeeds: one the rules refuse may try again.
     let result = try signIn(email: email, guestToken: guestToken, extraFields: extraFields)
-    magicCodes.removeValue(forKey: email)
+    magicCodes.use(code, for: email)
+    if plainCodes[email] == code { plainCodes.removeValue(forKey: email) }
     return result
+  }
+
+  /// The reference server's answer to a code refused.
+  private static func refusal(_ refusal: MagicCodes.Refusal, email: String) -> ServerError {
+    switch refusal {
+    case .notFound:
+      .recordNotFound("app-user-magic-code", args: [["email": .string(email)]])
+    case .expired:
+      ServerError(.recordExpired, message: "Record expired: app-user-magic-code", hint: ["args": [["email": .string(email)]]])
+    case .rateLimited:
+      ServerError(.rateLimited, message: "Too many verification codes requested for this email. Please try again later.", status: 429)
+    }
   }
 
   /// Finds or creates the user with `email` (upgrading the guest whose token is passed, or linking

@@ -40,8 +40,13 @@ actor AppDatabase {
   /// A refresh token's SHA-256 (``RefreshTokenHash``) → user id: the tokens themselves are kept
   /// nowhere.
   var refreshTokens: [String: String]
-  /// Email → the last magic code sent and not yet used.
-  var magicCodes: [String: String] = [:]
+  /// The magic codes sent and not yet used, as hashes, and their limits (``MagicCodes``).
+  var magicCodes: MagicCodes
+  /// Whether codes are also kept as sent, and logged: only when the server mails none
+  /// (development), for ``InstantLocalServer/lastMagicCode(appID:email:)``.
+  let keepsPlainCodes: Bool
+  /// Email → the last code sent, when ``keepsPlainCodes``.
+  var plainCodes: [String: String] = [:]
   /// Schema pushes' indexing jobs by id (done at once here; kept for the CLI to read back).
   var indexingJobs: OrderedDictionary<String, JSON> = [:]
   /// The app's permission rules; `nil` allows everything (as an app without rules on InstantDB).
@@ -51,9 +56,12 @@ actor AppDatabase {
 
   init(
     appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage,
-    rules: PermissionRules? = nil, files: LocalFiles? = nil, logger: Logger
+    rules: PermissionRules? = nil, files: LocalFiles? = nil, magicCodeLimits: MagicCodes.Limits = .init(),
+    keepsPlainCodes: Bool = true, logger: Logger
   ) {
     self.appID = appID
+    self.magicCodes = MagicCodes(limits: magicCodeLimits)
+    self.keepsPlainCodes = keepsPlainCodes
     self.files = files
     self.rules = rules
     self.title = snapshot.title

@@ -18,7 +18,16 @@ actor AppRegistry {
   /// app enforces them instead of its own.
   private(set) var serverRules: PermissionRules?
 
-  init(storage: LocalStorage, strictApps: Bool = false, files: LocalFiles? = nil, logger: Logger) {
+  /// What each app's magic codes allow, and whether they are kept as sent (no mailer).
+  let magicCodeLimits: MagicCodes.Limits
+  let keepsPlainCodes: Bool
+
+  init(
+    storage: LocalStorage, strictApps: Bool = false, files: LocalFiles? = nil,
+    magicCodeLimits: MagicCodes.Limits = .init(), keepsPlainCodes: Bool = true, logger: Logger
+  ) {
+    self.magicCodeLimits = magicCodeLimits
+    self.keepsPlainCodes = keepsPlainCodes
     self.storage = storage
     self.files = files
     self.strictApps = strictApps
@@ -43,7 +52,8 @@ actor AppRegistry {
     guard let snapshot = loaded else { throw .recordNotFound("app", args: ["id": .string(appID)]) }
     let app = AppDatabase(
       appID: appID, snapshot: snapshot, processedTxID: lastTxID, storage: storage,
-      rules: serverRules ?? Self.compiled(snapshot.rules, appID: appID, logger: logger), files: files, logger: logger)
+      rules: serverRules ?? Self.compiled(snapshot.rules, appID: appID, logger: logger), files: files,
+      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, logger: logger)
     apps[appID] = app
     logger.info("loaded app \(appID): \(snapshot.attrs.count) attrs, \(snapshot.triples.count) triples")
     return app

@@ -33,7 +33,7 @@ extension AppCatalog {
       throw .invalidApp("there is no app \(appID) in this data file; `instant-local apps list` shows the apps")
     }
     let blobs = blobDirectory(appID)
-    let writer = BackupWriter(
+    var writer = BackupWriter(
       attrs: SystemCatalog.attrs + snapshot.attrs, triples: snapshot.triples, rules: snapshot.rules, title: snapshot.title,
       appID: appID, backupAt: Date(),
       blobURL: { locationID in
@@ -41,6 +41,9 @@ extension AppCatalog {
         let url = blobs.appendingPathComponent(locationID, isDirectory: false)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
       })
+    if let template = try storage.emailTemplate(appID) {
+      writer.emailTemplates = [template.backupJSON]
+    }
     do {
       let summary = try writer.write(to: archive)
       return BackupReport(
@@ -62,6 +65,9 @@ extension AppCatalog {
     public var skipped: [String: Int]
     /// `$files` blobs restored.
     public var files: Int
+    /// Whether the backup's magic-code email was restored (one with `{code}` in its subject and
+    /// body; its sender is not).
+    public var emailTemplate = false
   }
 
   /// Makes a new app from a backup: its schema, data, `$users` (who sign in again), rules and
@@ -113,8 +119,12 @@ extension AppCatalog {
       if let blobs, !plan.blobs.isEmpty { try? FileManager.default.removeItem(at: blobs) }
       throw error
     }
+    // The magic-code email, without its sender: as on InstantDB, a sender is set where the mail
+    // leaves from (`apps email-template set --sender-email`), not carried from another server.
+    let template = plan.config["emailTemplates"]?.arrayValue?.lazy.compactMap(EmailTemplate.init(backupJSON:)).first
+    if let template { try storage.saveEmailTemplate(id, template) }
     return RestoreReport(
       app: CreatedApp(id: id, title: name, adminToken: token), counts: plan.entityCounts, skipped: plan.skipped,
-      files: plan.blobs.count)
+      files: plan.blobs.count, emailTemplate: template != nil)
   }
 }

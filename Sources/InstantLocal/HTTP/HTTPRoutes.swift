@@ -17,6 +17,9 @@ struct HTTPRoutes: Sendable {
   /// How an ID token signs in.
   let idTokens: IDTokenSignIn
 
+  /// How magic codes reach their email.
+  let mailer: MagicCodeMailer
+
   /// A `subscribe-query` stream's bound on unsent messages (``InstantLocalConfiguration/maxQueuedBytes``).
   var maxQueuedBytes = 64 << 20
 
@@ -45,7 +48,8 @@ struct HTTPRoutes: Sendable {
       await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app-id")
         let email = try Self.string(body, "email")
-        _ = await app.sendMagicCode(email: email)
+        let code = try await app.issueMagicCode(email: email, limited: true)
+        try await mailer.deliver(code: code, to: AppDatabase.normalize(email), appID: app.appID, appTitle: app.title)
         return ["sent": true]
       }
     }

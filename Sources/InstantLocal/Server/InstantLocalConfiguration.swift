@@ -54,6 +54,14 @@ public struct InstantLocalConfiguration: Sendable {
   /// for one of the app's OAuth clients (docs/instant-local.md, "Sign in with an ID token").
   /// The server says so in its log when it starts with this on.
   public var unverifiedIDTokens = false
+  /// Where magic codes are emailed from; `nil` writes them to the log instead (development).
+  /// With a mailer a code is never logged (docs/instant-local.md, "Magic codes by email").
+  public var mail: SMTPConfiguration?
+  /// How long a magic code stays valid (the reference's default: 24 hours).
+  public var magicCodeExpiry: Duration = .seconds(24 * 3600)
+  /// How many magic codes one email may be sent, and how many verifications it may try, an hour
+  /// (the reference's 20); past it the server answers 429 `rate-limited`.
+  public var magicCodesPerHour = 20
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),

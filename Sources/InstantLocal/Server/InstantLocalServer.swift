@@ -54,7 +54,10 @@ public actor InstantLocalServer {
       storage: storage, dataFile: path, maxUploadBytes: configuration.maxUploadBytes,
       gracePeriod: configuration.fileGracePeriod, publicURL: configuration.publicURL, logger: logger)
     self.files = files
-    registry = AppRegistry(storage: storage, strictApps: configuration.strictApps, files: files, logger: logger)
+    registry = AppRegistry(
+      storage: storage, strictApps: configuration.strictApps, files: files,
+      magicCodeLimits: .init(expiry: configuration.magicCodeExpiry, perHour: configuration.magicCodesPerHour),
+      keepsPlainCodes: configuration.mail == nil, logger: logger)
     apps = AppCatalog(storage: storage, blobDirectory: { appID in files.directory(appID) })
   }
 
@@ -149,6 +152,11 @@ public actor InstantLocalServer {
         "ID tokens are NOT verified (--unverified-id-tokens): anyone can sign in as anyone with a token they make. For development only."
       )
     }
+    if let mail = configuration.mail {
+      logger.notice("magic codes are emailed through \(mail.host):\(mail.port) (\(mail.security.rawValue)) from \(mail.from.email)")
+    } else {
+      logger.notice("no mailer configured: magic codes are written to this log, not emailed (development; see --smtp-host)")
+    }
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = makeApplication { port in
       continuation.yield(port)
@@ -204,7 +212,8 @@ public actor InstantLocalServer {
     port.flatMap { URL(string: "ws://\(Self.urlHost(configuration.host)):\($0)/runtime/session") }
   }
 
-  /// The last magic code sent to `email` for `appID` and not yet used (the server logs it too).
+  /// The last magic code sent to `email` for `appID` and not yet used, when the server has no
+  /// mailer (it logs codes then); `nil` with one, which keeps codes only as hashes.
   public func lastMagicCode(appID: String, email: String) async -> String? {
     guard let id = AppRegistry.normalizeAppID(appID), let app = try? await registry.app(id) else { return nil }
     return await app.lastMagicCode(email: email)
@@ -224,8 +233,11 @@ public actor InstantLocalServer {
     let router = Router()
     let idTokens = IDTokenSignIn(
       storage: registry.storage, check: IDTokenCheck(directory: openIDDirectory), unverified: configuration.unverifiedIDTokens)
+    let mailer = MagicCodeMailer(
+      storage: registry.storage, smtp: configuration.mail.map { SMTPClient(configuration: $0) },
+      expiry: configuration.magicCodeExpiry, logger: logger)
     var routes = HTTPRoutes(
-      registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes, idTokens: idTokens)
+      registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes, idTokens: idTokens, mailer: mailer)
     routes.maxQueuedBytes = configuration.maxQueuedBytes
     routes.streamHeartbeat = configuration.pingInterval
     routes.openStreams = openStreams

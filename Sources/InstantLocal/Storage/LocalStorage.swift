@@ -110,6 +110,15 @@ final class LocalStorage: Sendable {
           );
           """)
     }
+    // Each app's magic-code email (docs/instant-local.md, "Magic codes by email").
+    migrator.registerMigration("v5 email templates") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE email_templates (
+            app_id TEXT PRIMARY KEY, subject TEXT NOT NULL, body TEXT NOT NULL, sender_email TEXT, sender_name TEXT
+          );
+          """)
+    }
     let hashing = try queue.read { db in
       try !migrator.appliedIdentifiers(db).contains("v3 refresh tokens hashed")
         && (try db.tableExists("refresh_tokens")) && (try Int.fetchOne(db, sql: "SELECT count(*) FROM refresh_tokens") ?? 0) > 0

@@ -1,0 +1,223 @@
+import Foundation
+import InstantCore
+import InstantLocal
+import InstantLocalTesting
+import Logging
+import TestSupport
+import Testing
+
+/// Magic codes emailed by SMTP (docs/instant-local.md, "Magic codes by email"), against a real
+/// SMTP server on loopback (`TestSMTPServer`: aiosmtpd with a certificate the test makes): the
+/// message it received is read back, and the code in it signs in. Every log line is kept and
+/// searched for the code and the password.
+@Suite(
+  "Magic codes by email", .serialized, .timeLimit(.minutes(2)),
+  .enabled(if: TestSMTPServer.isAvailable, "python3 cannot import aiosmtpd (pip install aiosmtpd); CI installs it"))
+struct MagicCodeMailTests {
+  /// Runs `body` with a server mailing through `smtp` and an app titled "Mail App".
+  func withMailingServer(
+    _ smtp: SMTPConfiguration,
+    _ body: (InstantLocalServer, AppCatalog.CreatedApp, Locked<[String]>) async throws -> Void
+  ) async throws {
+    var configuration = InstantLocalConfiguration.testing()
+    configuration.mail = smtp
+    let lines = Locked<[String]>([])
+    try await withInstantLocal(configuration: configuration, logger: CapturingLogHandler.logger(lines)) { server in
+      let app = try server.apps.create(title: "Mail App")
+      try await body(server, app, lines)
+    }
+  }
+
+  func send(_ server: InstantLocalServer, _ appID: String, _ email: String) async throws -> (Int, JSON) {
+    try await server.http("POST", "/runtime/auth/send_magic_code", body: ["app-id": .string(appID), "email": .string(email)])
+  }
+
+  func admin(_ server: InstantLocalServer, _ app: AppCatalog.CreatedApp, _ path: String, _ body: JSON) async throws -> FileHTTP.Answer {
+    let base = try #require(await server.baseURL)
+    return try await FileHTTP.send(
+      "POST", base.appendingPathComponent(path),
+      headers: ["app-id": app.id, "authorization": "Bearer \(app.adminToken)", "content-type": "application/json"],
+      body: Data(body.serialized().utf8))
+  }
+
+  /// The six-digit code in a message's text.
+  static func code(in received: TestSMTPServer.Received) -> String? {
+    for part in received.decodedParts {
+      if let range = part.range(of: #"\b[0-9]{6}\b"#, options: .regularExpression) { return String(part[range]) }
+    }
+    return nil
+  }
+
+  @Test("A code is emailed over STARTTLS with AUTH, from the server's sender under the app's title, and signs in once", arguments: [SMTPConfiguration.Security.startTLS, .tls])
+  func emailedAndSignsIn(security: SMTPConfiguration.Security) async throws {
+    try await TestSMTPServer.with(security: security) { smtp in
+      try await withMailingServer(smtp.configuration()) { server, app, log in
+        let (status, answer) = try await send(server, app.id, "Alice@Example.com")
+        #expect(status == 200 && answer == ["sent": true])
+        let messages = try await smtp.waitForMessages(1)
+        let mail = try #require(messages.first)
+        #expect(messages.count == 1)
+        #expect(mail.tls, "the message went over TLS")
+        #expect(mail.login == TestSMTPServer.user, "the server authenticated the mailer")
+        #expect(mail.from == "login@example.com" && mail.to == ["alice@example.com"])
+        #expect(mail.header("From") == "Mail App <login@example.com>")
+        #expect(mail.header("To") == "<alice@example.com>")
+        let code = try #require(Self.code(in: mail))
+        #expect(mail.header("Subject") == "\(code) is your verification code for Mail App")
+        #expect(mail.decodedParts.count == 2, "a text part and an HTML part")
+        #expect(mail.decodedParts.contains { $0.contains("<h2") && $0.contains(code) && $0.contains("24 hours") })
+        #expect(await server.lastMagicCode(appID: app.id, email: "alice@example.com") == nil, "with a mailer codes are kept only as hashes")
+
+        let (signedIn, user) = try await server.verifyMagicCode(appID: app.id, email: "alice@example.com", code: code)
+        #expect(signedIn == 200)
+        #expect(user["user"]?["email"] == "alice@example.com")
+        let (again, used) = try await server.verifyMagicCode(appID: app.id, email: "alice@example.com", code: code)
+        #expect(again == 400 && used["type"] == "record-not-found", "a code signs in once")
+
+        let lines = log.withLock { $0 }
+        #expect(lines.contains { $0.contains("emailed") }, "the send is logged")
+        #expect(!lines.contains { $0.contains(code) }, "the code is never logged")
+        #expect(!lines.contains { $0.contains(TestSMTPServer.password) }, "nor the password")
+      }
+    }
+  }
+
+  @Test("The app's template and sender are used; the values put in the body are HTML-escaped")
+  func template() async throws {
+    try await TestSMTPServer.with { smtp in
+      try await withMailingServer(smtp.configuration()) { server, app, _ in
+        try server.apps.setEmailTemplate(
+          appID: app.id,
+          EmailTemplate(
+            subject: "Your {app_title} code: {code}", body: "<p>Hi {user_email}, use <b>{code}</b> within {expiration}.</p>",
+            senderEmail: "team@example.org", senderName: "The Team"))
+        #expect(try await send(server, app.id, "o'neil@example.com").0 == 200)
+        let mail = try #require(try await smtp.waitForMessages(1).first)
+        let code = try #require(Self.code(in: mail))
+        #expect(mail.header("Subject") == "Your Mail App code: \(code)")
+        #expect(mail.header("From") == "The Team <team@example.org>")
+        #expect(mail.header("Reply-To") == "<team@example.org>")
+        #expect(mail.from == "team@example.org")
+        #expect(mail.decodedParts.contains("<p>Hi o&#39;neil@example.com, use <b>\(code)</b> within 24 hours.</p>"))
+        #expect(mail.decodedParts.contains("Hi o'neil@example.com, use \(code) within 24 hours."))
+        #expect(try await server.verifyMagicCode(appID: app.id, email: "o'neil@example.com", code: code).0 == 200)
+
+        // A template without {code} cannot be set.
+        #expect(throws: InstantLocalError.self) {
+          try server.apps.setEmailTemplate(appID: app.id, EmailTemplate(subject: "Hello", body: "<p>{code}</p>"))
+        }
+      }
+    }
+  }
+
+  @Test("A template restored from a backup is sent (without the backup's sender)")
+  func restoredTemplate() async throws {
+    try await TestSMTPServer.with { smtp in
+      try await withMailingServer(smtp.configuration()) { server, app, _ in
+        try server.apps.setEmailTemplate(
+          appID: app.id,
+          EmailTemplate(subject: "{code} opens {app_title}", body: "<p>{code}</p>", senderEmail: "old@example.org", senderName: "Old"))
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString).zip")
+        defer { try? FileManager.default.removeItem(at: archive) }
+        try server.apps.backup(appID: app.id, to: archive)
+        let restored = try server.apps.restore(from: archive, appID: UUID().uuidString.lowercased(), title: "Restored")
+        #expect(restored.emailTemplate)
+        #expect(try server.apps.emailTemplate(appID: restored.app.id) == EmailTemplate(subject: "{code} opens {app_title}", body: "<p>{code}</p>", senderName: "Old"))
+        #expect(try await send(server, restored.app.id, "bo@example.com").0 == 200)
+        let mail = try #require(try await smtp.waitForMessages(1).first)
+        let code = try #require(Self.code(in: mail))
+        #expect(mail.header("Subject") == "\(code) opens Restored")
+        #expect(mail.header("From") == "Old <login@example.com>")
+      }
+    }
+  }
+
+  @Test("/admin/magic_code mails nothing; /admin/send_magic_code mails the code it returns")
+  func adminRoutes() async throws {
+    try await TestSMTPServer.with { smtp in
+      try await withMailingServer(smtp.configuration()) { server, app, _ in
+        let quiet = try await admin(server, app, "admin/magic_code", ["email": "cy@example.com"])
+        #expect(quiet.status == 200)
+        let quietCode = try #require(quiet.json["code"]?.stringValue)
+        let sent = try await admin(server, app, "admin/send_magic_code", ["email": "cy@example.com"])
+        #expect(sent.status == 200)
+        let sentCode = try #require(sent.json["code"]?.stringValue)
+        let messages = try await smtp.waitForMessages(1)
+        #expect(messages.count == 1 && Self.code(in: messages[0]) == sentCode)
+        // Both are valid at once, until used.
+        #expect(try await server.verifyMagicCode(appID: app.id, email: "cy@example.com", code: quietCode).0 == 200)
+        #expect(try await server.verifyMagicCode(appID: app.id, email: "cy@example.com", code: sentCode).0 == 200)
+      }
+    }
+  }
+
+  @Test("A mail that cannot be sent answers 500 email-send-failed, and logs why without the code or password")
+  func failures() async throws {
+    try await TestSMTPServer.with { smtp in
+      // Wrong password.
+      try await withMailingServer(smtp.configuration(password: "wrong-\(TestSMTPServer.password)")) { server, app, log in
+        let (status, answer) = try await send(server, app.id, "dee@example.com")
+        #expect(status == 500 && answer["type"] == "email-send-failed")
+        #expect(answer["message"] == "We weren't able to send the email.")
+        let lines = log.withLock { $0 }
+        #expect(lines.contains { $0.contains("not sent (authentication)") })
+        #expect(!lines.contains { $0.contains(TestSMTPServer.password) })
+        #expect(!lines.contains { $0.range(of: #"\b[0-9]{6}\b"#, options: .regularExpression) != nil }, "no code in the log")
+      }
+      // Nobody listening.
+      var closed = smtp.configuration()
+      closed.port = portForRestarts()
+      try await withMailingServer(closed) { server, app, log in
+        let (status, _) = try await send(server, app.id, "dee@example.com")
+        #expect(status == 500)
+        #expect(log.withLock { $0 }.contains { $0.contains("not sent (connect)") })
+      }
+      #expect(try smtp.messages().isEmpty)
+    }
+    // STARTTLS asked of a server that does not offer it: refused before anything is sent.
+    try await TestSMTPServer.with(security: .none) { plain in
+      var configuration = plain.configuration()
+      configuration.security = .startTLS
+      configuration.credentials = .init(username: TestSMTPServer.user, password: TestSMTPServer.password)
+      try await withMailingServer(configuration) { server, app, log in
+        let (status, _) = try await send(server, app.id, "eve@example.com")
+        #expect(status == 500)
+        #expect(log.withLock { $0 }.contains { $0.contains("not sent (tls)") && $0.contains("STARTTLS") })
+      }
+      #expect(try plain.messages().isEmpty)
+    }
+  }
+
+  @Test("Sends and tries are limited per email per hour: past the limit 429 rate-limited, as the reference answers")
+  func rateLimited() async throws {
+    var configuration = InstantLocalConfiguration.testing()
+    configuration.magicCodesPerHour = 3
+    try await withInstantLocal(configuration: configuration) { server in
+      for _ in 0..<3 { #expect(try await server.sendMagicCode(email: "fay@example.com").0 == 200) }
+      let (status, answer) = try await server.sendMagicCode(email: "fay@example.com")
+      #expect(status == 429)
+      #expect(answer["type"] == "rate-limited")
+      #expect(answer["message"] == "Too many verification codes requested for this email. Please try again later.")
+      // Another email has its own hour.
+      #expect(try await server.sendMagicCode(email: "gus@example.com").0 == 200)
+      // Three wrong tries use up gus's hour: the right code then waits too.
+      let code = try #require(await server.lastMagicCode(appID: TestSession.appID, email: "gus@example.com"))
+      for _ in 0..<3 { #expect(try await server.verifyMagicCode(email: "gus@example.com", code: "000000x").0 == 400) }
+      #expect(try await server.verifyMagicCode(email: "gus@example.com", code: code).0 == 429)
+    }
+  }
+
+  @Test("An email that is not one address is refused (400) before any code is made or mail sent")
+  func malformedEmail() async throws {
+    try await TestSMTPServer.with { smtp in
+      try await withMailingServer(smtp.configuration()) { server, app, _ in
+        for email in ["a@b.com\r\nBcc: x@y.com", "no-at-sign", "two@@example.com", "<a@b.com>", "a b@example.com"] {
+          let (status, answer) = try await send(server, app.id, email)
+          #expect(status == 400, "\(email)")
+          #expect(answer["type"] == "param-malformed")
+        }
+        #expect(try smtp.messages().isEmpty)
+      }
+    }
+  }
+}

@@ -207,6 +207,40 @@ struct MagicCodeMailTests {
     }
   }
 
+  @Test("instant-local serve with --smtp-* options emails the code; options that do not fit together are refused by name")
+  func serveOptions() async throws {
+    let binary = try #require(ServerProcess.binary, "instant-local is built beside the tests")
+    try await TestSMTPServer.with { smtp in
+      let secret = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-password-\(UUID().uuidString)")
+      try (TestSMTPServer.password + "\n").write(to: secret, atomically: true, encoding: .utf8)
+      defer { try? FileManager.default.removeItem(at: secret) }
+      let server = try await ServerProcess(arguments: [
+        "--port", "0", "--memory", "--smtp-host", "127.0.0.1", "--smtp-port", "\(smtp.port)", "--smtp-user", TestSMTPServer.user,
+        "--smtp-password-file", secret.path, "--smtp-ca-file", smtp.certificateFile, "--mail-from", "codes@example.com",
+      ])
+      defer { server.terminate() }
+      #expect(server.stdout.text.contains("Mail:      magic codes emailed through 127.0.0.1:\(smtp.port)"))
+      let (status, _) = try await HTTPTestClient(port: server.port).sendMagicCode(appID: TestSession.appID, email: "hal@example.com")
+      #expect(status == 200)
+      let mail = try #require(try await smtp.waitForMessages(1).first)
+      #expect(mail.from == "codes@example.com" && mail.tls && mail.login == TestSMTPServer.user)
+      let code = try #require(Self.code(in: mail))
+      #expect(!server.stderr.text.contains(code) && !server.stdout.text.contains(code), "the code is not logged")
+      #expect(!server.stderr.text.contains(TestSMTPServer.password))
+    }
+    for (arguments, named) in [
+      (["--smtp-host", "127.0.0.1"], "--mail-from"),
+      (["--smtp-host", "127.0.0.1", "--mail-from", "a@example.com", "--smtp-user", "u"], "INSTANT_LOCAL_SMTP_PASSWORD"),
+      (["--smtp-host", "127.0.0.1", "--mail-from", "a@example.com", "--smtp-security", "ssl"], "--smtp-security"),
+      (["--mail-from", "a@example.com"], "--smtp-host"),
+      (["--magic-code-expiry-minutes", "0"], "--magic-code-expiry-minutes"),
+    ] {
+      let (status, output) = try await runToEnd(binary, ["--port", "0", "--memory"] + arguments)
+      #expect(status != 0, "\(arguments) is refused")
+      #expect(output.contains(named), "the message names \(named): \(output)")
+    }
+  }
+
   @Test("An email that is not one address is refused (400) before any code is made or mail sent")
   func malformedEmail() async throws {
     try await TestSMTPServer.with { smtp in

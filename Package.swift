@@ -43,6 +43,8 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // instant-local's `GET /metrics` (a registry per server, no global bootstrap).
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     // SHA-256 of admin tokens and the HMAC of signed file URLs (already built for swift-nio-ssl's users).
     .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -203,6 +205,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ]
     ),
     .target(

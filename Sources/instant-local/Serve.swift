@@ -77,6 +77,11 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The address magic codes come from, for apps whose template names no sender.")
   var mailFrom: String?
 
+  @Option(help: ArgumentHelp(
+    "A file holding the bearer token GET /metrics needs (or INSTANT_LOCAL_METRICS_TOKEN).",
+    discussion: "Without one the route answers 404."))
+  var metricsTokenFile: String?
+
   @Option(parsing: .unconditional, help: "How long a magic code stays valid, in minutes (1 to 1440).")
   var magicCodeExpiryMinutes = 1440
 
@@ -95,6 +100,7 @@ struct Serve: AsyncParsableCommand {
       throw ValidationError("--magic-code-expiry-minutes must be between 1 and 1440, got \(magicCodeExpiryMinutes)")
     }
     guard magicCodesPerHour > 0 else { throw ValidationError("--magic-codes-per-hour must be positive, got \(magicCodesPerHour)") }
+    _ = try metricsToken()
     if smtpHost != nil {
       _ = try mailConfiguration()
     } else if smtpUser != nil || smtpPasswordFile != nil || smtpPort != nil || mailFrom != nil || smtpCAFile != nil {
@@ -122,6 +128,7 @@ struct Serve: AsyncParsableCommand {
     configuration.mail = try mailConfiguration()
     configuration.magicCodeExpiry = .seconds(magicCodeExpiryMinutes * 60)
     configuration.magicCodesPerHour = magicCodesPerHour
+    configuration.metricsToken = try metricsToken()
     let server = try InstantLocalServer(configuration: configuration, logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath
@@ -173,5 +180,20 @@ struct Serve: AsyncParsableCommand {
       host: smtpHost, port: port, security: security,
       credentials: smtpUser.map { SMTPConfiguration.Credentials(username: $0, password: password ?? "") },
       from: MailAddress(email: mailFrom), trustedCertificatesFile: smtpCAFile)
+  }
+
+  /// The token `GET /metrics` needs: `--metrics-token-file`, else `INSTANT_LOCAL_METRICS_TOKEN`.
+  func metricsToken() throws -> String? {
+    var token = ProcessInfo.processInfo.environment["INSTANT_LOCAL_METRICS_TOKEN"]
+    if let metricsTokenFile {
+      guard let text = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8) else {
+        throw ValidationError("--metrics-token-file: cannot read \(metricsTokenFile)")
+      }
+      token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    if let token, token.count < 16 {
+      throw ValidationError("the metrics token must be at least 16 characters (--metrics-token-file or INSTANT_LOCAL_METRICS_TOKEN)")
+    }
+    return token
   }
 }

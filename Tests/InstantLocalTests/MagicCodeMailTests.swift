@@ -22,7 +22,9 @@ struct MagicCodeMailTests {
     var configuration = InstantLocalConfiguration.testing()
     configuration.mail = smtp
     let lines = Locked<[String]>([])
-    try await withInstantLocal(configuration: configuration, logger: CapturingLogHandler.logger(lines)) { server in
+    var logger = CapturingLogHandler.logger(lines)
+    logger.logLevel = .trace
+    try await withInstantLocal(configuration: configuration, logger: logger) { server in
       let app = try server.apps.create(title: "Mail App")
       try await body(server, app, lines)
     }
@@ -238,6 +240,44 @@ struct MagicCodeMailTests {
       let (status, output) = try await runToEnd(binary, ["--port", "0", "--memory"] + arguments)
       #expect(status != 0, "\(arguments) is refused")
       #expect(output.contains(named), "the message names \(named): \(output)")
+    }
+  }
+
+  @Test("A whole scenario at trace level: no log line holds a refresh token, admin token, magic code or SMTP password")
+  func noSecretInAnyLogLine() async throws {
+    try await TestSMTPServer.with { smtp in
+      try await withMailingServer(smtp.configuration()) { server, app, log in
+        var secrets = [TestSMTPServer.password, app.adminToken]
+        // A guest, upgraded by an emailed code; both tokens used on a socket.
+        let (_, guestAnswer) = try await server.signInGuest(appID: app.id)
+        let guest = try #require(guestAnswer["user"]?["refresh_token"]?.stringValue)
+        secrets.append(guest)
+        #expect(try await send(server, app.id, "ivy@example.com").0 == 200)
+        let mail = try #require(try await smtp.waitForMessages(1).first)
+        let code = try #require(Self.code(in: mail))
+        secrets.append(code)
+        let (_, user) = try await server.verifyMagicCode(
+          appID: app.id, email: "ivy@example.com", code: code, refreshToken: .string(guest))
+        let token = try #require(user["user"]?["refresh_token"]?.stringValue)
+        secrets.append(token)
+        let (session, initOK) = try await server.connect(appID: app.id, refreshToken: token)
+        #expect(initOK["op"] == "init-ok")
+        _ = try await session.request(["op": "add-query", "q": ["$users": [:]]])
+        await session.close()
+        // Refusals: a wrong code, a wrong token, the admin API with and without the token.
+        #expect(try await server.verifyMagicCode(appID: app.id, email: "ivy@example.com", code: code).0 == 400)
+        let (_, refused) = try await server.connect(appID: app.id, refreshToken: "x\(token)")
+        #expect(refused["op"] == "error")
+        #expect(try await admin(server, app, "admin/magic_code", ["email": "jo@example.com"]).status == 200)
+        let (_, _) = try await server.http("POST", "/admin/magic_code", body: ["email": "jo@example.com"])
+
+        let lines = log.withLock { $0 }
+        #expect(lines.count > 10, "the scenario was logged at trace level")
+        for secret in secrets {
+          let leaking = lines.filter { $0.contains(secret) }
+          #expect(leaking.isEmpty, "a secret reached the log: \(leaking)")
+        }
+      }
     }
   }
 

@@ -97,6 +97,8 @@ extension AppDatabase {
   /// The invalidation pass for every commit not refreshed yet (deferred ones included), if any.
   func refreshDeferred() {
     guard !deferredChanges.isEmpty else { return }
+    let started = ContinuousClock.now
+    defer { metrics?.refreshed(in: ContinuousClock.now - started) }
     let changed = deferredChanges.namespaces
     let changedTriples = deferredChanges.triples
     deferredChanges = DeferredChanges()

@@ -53,13 +53,16 @@ actor AppDatabase {
   private(set) var rules: PermissionRules?
   /// The server's `$files` blobs (docs/files.md).
   let files: LocalFiles?
+  /// Where commits, sessions and refresh passes are counted.
+  let metrics: ServerMetrics?
 
   init(
     appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage,
     rules: PermissionRules? = nil, files: LocalFiles? = nil, magicCodeLimits: MagicCodes.Limits = .init(),
-    keepsPlainCodes: Bool = true, logger: Logger
+    keepsPlainCodes: Bool = true, metrics: ServerMetrics? = nil, logger: Logger
   ) {
     self.appID = appID
+    self.metrics = metrics
     self.magicCodes = MagicCodes(limits: magicCodeLimits)
     self.keepsPlainCodes = keepsPlainCodes
     self.files = files
@@ -106,6 +109,7 @@ actor AppDatabase {
     sessions[id] = SessionRecord(
       id: id, sink: sink, features: features, asker: Asker(isAdmin: isAdmin, userID: userID, peer: peer),
       attrsVersionSent: attrsVersion)
+    metrics?.sessionOpened()
     let user = userID.flatMap { userObject($0, refreshToken: nil) } ?? .null
     let auth: JSON = ["app": appJSON, "user": user, "admin?": .bool(isAdmin)]
     sink.send(
@@ -114,6 +118,16 @@ actor AppDatabase {
 
   /// The app row sent in `init-ok.auth.app`.
   var appJSON: JSON { ["id": .string(appID), "title": .string(title)] }
+
+  /// What this app holds now: its sessions, their queries and their unread bytes.
+  func metricsSnapshot() -> ServerMetrics.Snapshot {
+    var now = ServerMetrics.Snapshot(sessions: sessions.count)
+    for record in sessions.values {
+      now.queries += record.queries.count
+      now.queuedBytes += record.sink.queuedBytes
+    }
+    return now
+  }
 
   /// Forgets a closed session: its subscriptions go, and it leaves every room.
   func closeSession(_ id: String) {
@@ -186,6 +200,19 @@ actor AppDatabase {
   /// A user's or guest's writes go through the app's rules; an admin's (the server's own) do not.
   func commit(
     _ txSteps: JSON, systemWrite: Bool, by asker: Asker = .admin, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
+  ) throws(ServerError) -> (txID: Int, changed: StoreChange) {
+    do {
+      let committed = try checkAndPersist(txSteps, systemWrite: systemWrite, by: asker, extra: extra)
+      metrics?.transaction(committed: true)
+      return committed
+    } catch {
+      metrics?.transaction(committed: false)
+      throw error
+    }
+  }
+
+  private func checkAndPersist(
+    _ txSteps: JSON, systemWrite: Bool, by asker: Asker, extra: (@Sendable (GRDBDatabase) throws -> Void)?
   ) throws(ServerError) -> (txID: Int, changed: StoreChange) {
     let now = Self.nowMillis()
     let changes = try apply(txSteps, now: now, systemWrite: systemWrite)

@@ -21,11 +21,15 @@ actor AppRegistry {
   /// What each app's magic codes allow, and whether they are kept as sent (no mailer).
   let magicCodeLimits: MagicCodes.Limits
   let keepsPlainCodes: Bool
+  /// Where the apps count what they do (``ServerMetrics``).
+  let metrics: ServerMetrics?
 
   init(
     storage: LocalStorage, strictApps: Bool = false, files: LocalFiles? = nil,
-    magicCodeLimits: MagicCodes.Limits = .init(), keepsPlainCodes: Bool = true, logger: Logger
+    magicCodeLimits: MagicCodes.Limits = .init(), keepsPlainCodes: Bool = true, metrics: ServerMetrics? = nil,
+    logger: Logger
   ) {
+    self.metrics = metrics
     self.magicCodeLimits = magicCodeLimits
     self.keepsPlainCodes = keepsPlainCodes
     self.storage = storage
@@ -53,7 +57,7 @@ actor AppRegistry {
     let app = AppDatabase(
       appID: appID, snapshot: snapshot, processedTxID: lastTxID, storage: storage,
       rules: serverRules ?? Self.compiled(snapshot.rules, appID: appID, logger: logger), files: files,
-      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, logger: logger)
+      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, metrics: metrics, logger: logger)
     apps[appID] = app
     logger.info("loaded app \(appID): \(snapshot.attrs.count) attrs, \(snapshot.triples.count) triples")
     return app
@@ -61,6 +65,18 @@ actor AppRegistry {
 
   /// The app if it is loaded, without loading it.
   func loadedApp(_ appID: String) -> AppDatabase? { apps[appID] }
+
+  /// What the loaded apps hold now, summed, for `GET /metrics`.
+  func metricsSnapshot() async -> ServerMetrics.Snapshot {
+    var total = ServerMetrics.Snapshot(apps: apps.count)
+    for app in apps.values {
+      let now = await app.metricsSnapshot()
+      total.sessions += now.sessions
+      total.queries += now.queries
+      total.queuedBytes += now.queuedBytes
+    }
+    return total
+  }
 
   /// Makes `rules` every app's, loaded or not, in place of their own; `nil` gives each app its own
   /// rules back.

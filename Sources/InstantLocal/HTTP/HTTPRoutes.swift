@@ -20,6 +20,12 @@ struct HTTPRoutes: Sendable {
   /// How magic codes reach their email.
   let mailer: MagicCodeMailer
 
+  /// What `GET /metrics` shows.
+  let metrics: ServerMetrics
+
+  /// The SHA-256 of the bearer token `GET /metrics` needs; `nil` turns the route off.
+  var metricsTokenSHA256: String?
+
   /// A `subscribe-query` stream's bound on unsent messages (``InstantLocalConfiguration/maxQueuedBytes``).
   var maxQueuedBytes = 64 << 20
 
@@ -38,10 +44,29 @@ struct HTTPRoutes: Sendable {
         allowHeaders: [.accept, .authorization, .contentType, .origin] + Self.adminHeaders + Self.storageHeaders,
         allowMethods: [.get, .post, .put, .delete, .options]))
     router.get("/health") { _, _ in Self.json(["status": "ok"]) }
+    // The reference's health check: its write-ahead log there, the data file here.
+    router.get("/health/system") { _, _ in
+      registry.storage.isReadable() ? Self.json(["wal": "ok"]) : Self.json(["wal": "error"], status: .internalServerError)
+    }
+    router.get("/metrics") { request, _ in
+      guard let expected = metricsTokenSHA256 else {
+        return Self.json(["message": "metrics are off: start the server with --metrics-token-file"], status: .notFound)
+      }
+      let given = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+      guard let given, AdminToken.matches(given, sha256: expected) else {
+        return Self.json(["message": "GET /metrics needs the metrics token (Authorization: Bearer …)"], status: .unauthorized)
+      }
+      let page = metrics.page(await registry.metricsSnapshot())
+      return Response(
+        status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+        body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
     router.post("/runtime/auth/sign_in_guest") { request, _ in
       await handle(request) { body throws(ServerError) in
         let app = try await app(body, key: "app-id")
-        return try await app.signInGuest(extraFields: body["extra-fields"])
+        let user = try await app.signInGuest(extraFields: body["extra-fields"])
+        metrics.signedIn(.guest)
+        return user
       }
     }
     router.post("/runtime/auth/send_magic_code") { request, _ in
@@ -58,8 +83,10 @@ struct HTTPRoutes: Sendable {
         let app = try await app(body, key: "app-id")
         let email = try Self.string(body, "email")
         let code = try Self.string(body, "code")
-        return try await app.verifyMagicCode(
+        let user = try await app.verifyMagicCode(
           email: email, code: code, guestToken: body["refresh-token"]?.stringValue, extraFields: body["extra-fields"])
+        metrics.signedIn(.magicCode)
+        return user
       }
     }
     router.post("/runtime/auth/verify_refresh_token") { request, _ in
@@ -74,8 +101,10 @@ struct HTTPRoutes: Sendable {
         let email = try await idTokens.email(
           appID: app.appID, clientName: try Self.string(body, "client_name"), token: try Self.string(body, "id_token"),
           nonce: body["nonce"]?.stringValue)
-        return try await app.signIn(
+        let user = try await app.signIn(
           email: AppDatabase.normalize(email), guestToken: body["refresh_token"]?.stringValue, extraFields: body["extra_fields"])
+        metrics.signedIn(.idToken)
+        return user
       }
     }
     router.post("/runtime/signout") { request, _ in

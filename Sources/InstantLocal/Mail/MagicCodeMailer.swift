@@ -9,6 +9,7 @@ struct MagicCodeMailer: Sendable {
   let smtp: SMTPClient?
   let expiry: Duration
   let logger: Logger
+  var metrics: ServerMetrics?
 
   /// Mails `code` to `email` for the app. A failure is logged (without the code) and answered as
   /// the reference answers it: `email-send-failed`, 500.
@@ -24,8 +25,10 @@ struct MagicCodeMailer: Sendable {
       code: code, to: email, appTitle: appTitle, expiry: expiry, sender: smtp.configuration.from)
     do {
       try await smtp.send(message)
+      metrics?.mail(sent: true)
       logger.info("magic code emailed to \(email) for app \(appID)")
     } catch {
+      metrics?.mail(sent: false)
       logger.error("magic code email to \(email) for app \(appID) not sent: \(error)")
       throw ServerError("email-send-failed", message: "We weren't able to send the email.", status: 500)
     }

@@ -51,14 +51,15 @@ struct SMTPClient: Sendable {
 
   private func connect() async throws -> Connection {
     let replies = SMTPReplyHandler()
-    let implicitTLS = configuration.security == .tls ? try tlsHandler() : nil
+    let implicitTLS = configuration.security == .tls
+    if implicitTLS { _ = try tlsHandler() }  // a configuration error is reported as such, not as a failed connect
     let channel: any Channel
     do {
       channel = try await ClientBootstrap(group: group)
         .connectTimeout(timeout)
         .channelInitializer { channel in
           channel.eventLoop.makeCompletedFuture {
-            if let implicitTLS { try channel.pipeline.syncOperations.addHandler(implicitTLS) }
+            if implicitTLS { try channel.pipeline.syncOperations.addHandler(try tlsHandler()) }
             try channel.pipeline.syncOperations.addHandler(replies)
           }
         }
@@ -77,8 +78,11 @@ struct SMTPClient: Sendable {
         throw MailError(.tls, "\(configuration.host) does not offer STARTTLS (set security to tls for port 465)")
       }
       try await connection.command("STARTTLS", expecting: 220)
-      let handler = try tlsHandler()
-      try await connection.channel.pipeline.addHandler(handler, position: .first).get()
+      // Made and added on the channel's event loop, the handler's only thread.
+      let channel = connection.channel
+      try await channel.eventLoop.submit { [self] in
+        try channel.pipeline.syncOperations.addHandler(try tlsHandler(), position: .first)
+      }.get()
       capabilities = try await connection.command("EHLO \(configuration.heloName)", expecting: 250).lines
     }
     if let credentials = configuration.credentials {

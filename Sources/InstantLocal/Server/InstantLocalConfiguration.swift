@@ -62,6 +62,9 @@ public struct InstantLocalConfiguration: Sendable {
   /// How many magic codes one email may be sent, and how many verifications it may try, an hour
   /// (the reference's 20); past it the server answers 429 `rate-limited`.
   public var magicCodesPerHour = 20
+  /// The bearer token `GET /metrics` needs (Prometheus's `authorization` setting); `nil` turns
+  /// the route off. The server keeps only its SHA-256.
+  public var metricsToken: String?
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),

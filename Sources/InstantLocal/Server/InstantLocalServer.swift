@@ -54,15 +54,20 @@ public actor InstantLocalServer {
       storage: storage, dataFile: path, maxUploadBytes: configuration.maxUploadBytes,
       gracePeriod: configuration.fileGracePeriod, publicURL: configuration.publicURL, logger: logger)
     self.files = files
+    let metrics = ServerMetrics()
+    self.metrics = metrics
     registry = AppRegistry(
       storage: storage, strictApps: configuration.strictApps, files: files,
       magicCodeLimits: .init(expiry: configuration.magicCodeExpiry, perHour: configuration.magicCodesPerHour),
-      keepsPlainCodes: configuration.mail == nil, logger: logger)
+      keepsPlainCodes: configuration.mail == nil, metrics: metrics, logger: logger)
     apps = AppCatalog(storage: storage, blobDirectory: { appID in files.directory(appID) })
   }
 
   /// Sets the seam ``stop()`` runs between ending open streams and shutting down (tests only).
   package func setBeforeShutdown(_ body: (@Sendable () async -> Void)?) { beforeShutdown = body }
+
+  /// What `GET /metrics` shows (``ServerMetrics``).
+  let metrics: ServerMetrics
 
   /// The `$files` blobs (docs/files.md).
   let files: LocalFiles
@@ -235,9 +240,11 @@ public actor InstantLocalServer {
       storage: registry.storage, check: IDTokenCheck(directory: openIDDirectory), unverified: configuration.unverifiedIDTokens)
     let mailer = MagicCodeMailer(
       storage: registry.storage, smtp: configuration.mail.map { SMTPClient(configuration: $0) },
-      expiry: configuration.magicCodeExpiry, logger: logger)
+      expiry: configuration.magicCodeExpiry, logger: logger, metrics: metrics)
     var routes = HTTPRoutes(
-      registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes, idTokens: idTokens, mailer: mailer)
+      registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes, idTokens: idTokens, mailer: mailer,
+      metrics: metrics)
+    routes.metricsTokenSHA256 = configuration.metricsToken.map(AdminToken.sha256)
     routes.maxQueuedBytes = configuration.maxQueuedBytes
     routes.streamHeartbeat = configuration.pingInterval
     routes.openStreams = openStreams
@@ -245,7 +252,8 @@ public actor InstantLocalServer {
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,
-      presenceInterval: configuration.presenceInterval, maxQueuedBytes: configuration.maxQueuedBytes, logger: logger)
+      presenceInterval: configuration.presenceInterval, maxQueuedBytes: configuration.maxQueuedBytes, metrics: metrics,
+      logger: logger)
     return Application(
       router: router,
       server: .instantLocal(

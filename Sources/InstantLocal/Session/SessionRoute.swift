@@ -14,6 +14,8 @@ struct SessionRoute: Sendable {
   let presenceInterval: Duration
   /// See ``InstantLocalConfiguration/maxQueuedBytes``.
   let maxQueuedBytes: Int
+  /// Counts the sockets closed for a slow reader.
+  var metrics: ServerMetrics?
   let logger: Logger
 
   func router() -> Router<SessionRequestContext> {
@@ -32,11 +34,13 @@ struct SessionRoute: Sendable {
   ) async throws {
     let logger = logger
     let maxQueuedBytes = maxQueuedBytes
+    let metrics = metrics
     let sink = SessionSink(presenceInterval: presenceInterval, maxQueuedBytes: maxQueuedBytes) { queued in
       // The socket is closed outright: a close frame would wait behind what the reader is not
       // reading. The session then ends as after any disconnect, and the client reconnects.
       logger.warning(
         "a session's unread messages passed \(maxQueuedBytes) bytes (\(queued)); its reader is too slow: closing the socket")
+      metrics?.slowReaderClosed()
       channel.close(promise: nil)
     }
     let connection = SessionConnection(

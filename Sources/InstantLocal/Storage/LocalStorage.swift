@@ -249,6 +249,11 @@ final class LocalStorage: Sendable {
     }
   }
 
+  /// Whether the data file answers a read now (`GET /health/system`).
+  func isReadable() -> Bool {
+    (try? run("check the data file") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM apps") }) != nil
+  }
+
   func run<T>(_ what: String, _ body: (Database) throws -> T) throws(InstantLocalError) -> T {
     do {
       return try queue.write { db in try body(db) }

@@ -119,8 +119,9 @@ func twoClients() async throws -> (InstantLocalServer, InstantClient, InstantCli
   return (server, a, b)
 }
 
-if part == 0 || part == 2 {
-  let (server, a, b) = try await twoClients()
+/// A's `.instantSync` key with `rows` rows written through it (500 a save), and B's `.instantQuery`
+/// key over the same query.
+func seededKeys(_ a: InstantClient, _ b: InstantClient) async throws -> (Shared<IdentifiedArrayOf<Row>>, SharedReader<IdentifiedArrayOf<Row>>, [Row]) {
   let key = EntityKey<Row>(namespace: "rows")
   let writer = Shared(.instantSync(key, client: a))
   let reader = SharedReader(.instantQuery(key, client: b))
@@ -129,6 +130,12 @@ if part == 0 || part == 2 {
     writer.withLock { $0.append(contentsOf: seed[chunk..<min(rows, chunk + 500)]) }
     try await writer.save()
   }
+  return (writer, reader, seed)
+}
+
+if part == 0 || part == 2 {
+  let (server, a, b) = try await twoClients()
+  let (writer, reader, seed) = try await seededKeys(a, b)
   let watchdog = Task {
     try await Task.sleep(for: .seconds(5))
     say("  after 5 s B has \(reader.wrappedValue.count) rows, A \(writer.wrappedValue.count)")
@@ -329,14 +336,7 @@ if part == 5 {
   }
   let (server, a, b) = try await twoClients()
   guard let port = await server.port else { fatalError("the server has no port") }
-  let key = EntityKey<Row>(namespace: "rows")
-  let writer = Shared(.instantSync(key, client: a))
-  let reader = SharedReader(.instantQuery(key, client: b))
-  let seed = (0..<rows).map { Row(title: "row \($0)", rank: Double($0)) }
-  for chunk in stride(from: 0, to: rows, by: 500) {
-    writer.withLock { $0.append(contentsOf: seed[chunk..<min(rows, chunk + 500)]) }
-    try await writer.save()
-  }
+  let (writer, reader, seed) = try await seededKeys(a, b)
   await until { reader.wrappedValue.count == rows }
   let peer = try JSPeer(command: command, port: port, app: benchApp)
   guard await poll(seconds: 60, { peer.rows == rows }) else {

@@ -36,30 +36,37 @@ struct SMTPClient: Sendable {
     return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
   }
 
-  private func tlsHandler() throws(MailError) -> NIOSSLClientHandler {
+  /// The TLS context for this server (the trust file read once per message, not per handler).
+  private func tlsContext() throws(MailError) -> NIOSSLContext {
     do {
       var tls = TLSConfiguration.makeClientConfiguration()
       if let file = configuration.trustedCertificatesFile { tls.trustRoots = .file(file) }
-      let context = try NIOSSLContext(configuration: tls)
-      // An address is checked against the certificate's IP names, a host name against its DNS names.
-      let isAddress = (try? SocketAddress(ipAddress: configuration.host, port: 0)) != nil
-      return try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : configuration.host)
+      return try NIOSSLContext(configuration: tls)
     } catch {
       throw MailError(.tls, "TLS could not be set up: \(error)")
     }
   }
 
+  /// A TLS handler over `context`, made on the channel's loop (its only thread).
+  private func tlsHandler(_ context: NIOSSLContext) throws -> NIOSSLClientHandler {
+    // An address is checked against the certificate's IP names, a host name against its DNS names.
+    let isAddress = (try? SocketAddress(ipAddress: configuration.host, port: 0)) != nil
+    return try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : configuration.host)
+  }
+
+
   private func connect() async throws -> Connection {
     let replies = SMTPReplyHandler()
-    let implicitTLS = configuration.security == .tls
-    if implicitTLS { _ = try tlsHandler() }  // a configuration error is reported as such, not as a failed connect
+    // Made before connecting, so a bad trust file is reported as such, not as a failed connect.
+    let tls = configuration.security == .none ? nil : try tlsContext()
+    let implicitTLS = configuration.security == .tls ? tls : nil
     let channel: any Channel
     do {
       channel = try await ClientBootstrap(group: group)
         .connectTimeout(timeout)
         .channelInitializer { channel in
           channel.eventLoop.makeCompletedFuture {
-            if implicitTLS { try channel.pipeline.syncOperations.addHandler(try tlsHandler()) }
+            if let implicitTLS { try channel.pipeline.syncOperations.addHandler(try tlsHandler(implicitTLS)) }
             try channel.pipeline.syncOperations.addHandler(replies)
           }
         }
@@ -67,7 +74,7 @@ struct SMTPClient: Sendable {
     } catch {
       throw MailError(.connect, "could not reach \(configuration.host):\(configuration.port): \(error)")
     }
-    return Connection(channel: channel, replies: replies, timeout: timeout)
+    return Connection(channel: channel, replies: replies, timeout: timeout, tls: tls)
   }
 
   private func converse(_ connection: Connection, _ message: MailMessage) async throws {
@@ -79,9 +86,9 @@ struct SMTPClient: Sendable {
       }
       try await connection.command("STARTTLS", expecting: 220)
       // Made and added on the channel's event loop, the handler's only thread.
-      let channel = connection.channel
+      let (channel, tls) = (connection.channel, try connection.tls ?? tlsContext())
       try await channel.eventLoop.submit { [self] in
-        try channel.pipeline.syncOperations.addHandler(try tlsHandler(), position: .first)
+        try channel.pipeline.syncOperations.addHandler(try tlsHandler(tls), position: .first)
       }.get()
       capabilities = try await connection.command("EHLO \(configuration.heloName)", expecting: 250).lines
     }
@@ -121,6 +128,8 @@ struct SMTPClient: Sendable {
     let channel: any Channel
     let replies: SMTPReplyHandler
     let timeout: TimeAmount
+    /// The TLS context (`nil` for security `none`).
+    let tls: NIOSSLContext?
 
     func reply() async throws -> SMTPReply {
       try await channel.eventLoop.flatSubmit { [replies, timeout, channel] in

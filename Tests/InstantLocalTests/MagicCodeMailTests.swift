@@ -186,6 +186,14 @@ struct MagicCodeMailTests {
         #expect(status == 500)
         #expect(log.withLock { $0 }.contains { $0.contains("not sent (tls)") && $0.contains("STARTTLS") })
       }
+      // Credentials with no TLS at all are never sent: refused before AUTH.
+      var cleartext = plain.configuration()
+      cleartext.credentials = .init(username: TestSMTPServer.user, password: TestSMTPServer.password)
+      try await withMailingServer(cleartext) { server, app, log in
+        let (status, _) = try await send(server, app.id, "eve@example.com")
+        #expect(status == 500)
+        #expect(log.withLock { $0 }.contains { $0.contains("not sent (authentication)") && $0.contains("without TLS") })
+      }
       #expect(try plain.messages().isEmpty)
     }
   }
@@ -236,6 +244,8 @@ struct MagicCodeMailTests {
       (["--smtp-host", "127.0.0.1", "--mail-from", "a@example.com", "--smtp-security", "ssl"], "--smtp-security"),
       (["--mail-from", "a@example.com"], "--smtp-host"),
       (["--magic-code-expiry-minutes", "0"], "--magic-code-expiry-minutes"),
+      (["--smtp-host", "127.0.0.1", "--mail-from", "a@example.com", "--smtp-security", "none", "--smtp-user", "u",
+        "--smtp-password-file", "/etc/hostname"], "--smtp-security none sends no credentials"),
     ] {
       let (status, output) = try await runToEnd(binary, ["--port", "0", "--memory"] + arguments)
       #expect(status != 0, "\(arguments) is refused")

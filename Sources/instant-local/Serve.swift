@@ -88,7 +88,60 @@ struct Serve: AsyncParsableCommand {
   @Option(parsing: .unconditional, help: "Magic codes sent, and verifications tried, per email per hour; past it 429.")
   var magicCodesPerHour = 20
 
+  @Option(parsing: .unconditional, help: "WebSocket sessions open at once, server-wide; one more is closed with 1013 (0: no limit).")
+  var maxConnections = ServerLimits.production.maxConnections ?? 0
+
+  @Option(name: .customLong("max-connections-per-ip"), parsing: .unconditional, help: "WebSocket sessions open at once from one client address (0: no limit).")
+  var maxConnectionsPerIP = ServerLimits.production.maxConnectionsPerIP ?? 0
+
+  @Option(name: .customLong("sign-ins-per-ip-per-minute"), parsing: .unconditional, help: "Sign-in requests from one client address a minute; past it 429 (0: no limit).")
+  var signInsPerIPPerMinute = ServerLimits.production.signInsPerIPPerMinute ?? 0
+
+  @Option(parsing: .unconditional, help: "Sign-in requests for one app a minute, from every address together; past it 429 (0: no limit).")
+  var signInsPerAppPerMinute = ServerLimits.production.signInsPerAppPerMinute ?? 0
+
+  @Option(name: .customLong("transactions-per-ip-per-second"), parsing: .unconditional, help: "Transactions from one client address a second; past it they wait their turn, never refused (0: no limit).")
+  var transactionsPerIPPerSecond = ServerLimits.production.transactionsPerIPPerSecond ?? 0
+
+  @Option(parsing: .unconditional, help: "Transactions for one app a second, from every address together; past it they wait (0: no limit).")
+  var transactionsPerAppPerSecond = ServerLimits.production.transactionsPerAppPerSecond ?? 0
+
+  @Option(
+    name: .customLong("trusted-proxy"),
+    help: ArgumentHelp(
+      "The address of a reverse proxy whose X-Forwarded-For names the client (repeat for several).",
+      discussion: "nginx or Caddy on the same machine: --trusted-proxy 127.0.0.1. Without it the TCP peer is the client.",
+      valueName: "address"))
+  var trustedProxies: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "A configuration file: one `key = value` a line, a key for each of these options without its dashes.",
+      discussion: "Options on the command line win over the file. Secrets go in files named by the *-file keys, or the environment.",
+      valueName: "path"))
+  var config: String?
+
+  /// The limits the options describe (0 turns one off).
+  var limits: ServerLimits {
+    func limit(_ value: Int) -> Int? { value > 0 ? value : nil }
+    return ServerLimits(
+      maxConnections: limit(maxConnections), maxConnectionsPerIP: limit(maxConnectionsPerIP),
+      signInsPerIPPerMinute: limit(signInsPerIPPerMinute), signInsPerAppPerMinute: limit(signInsPerAppPerMinute),
+      transactionsPerIPPerSecond: limit(transactionsPerIPPerSecond), transactionsPerAppPerSecond: limit(transactionsPerAppPerSecond))
+  }
+
   func validate() throws {
+    for (name, value) in [
+      ("max-connections", maxConnections), ("max-connections-per-ip", maxConnectionsPerIP),
+      ("sign-ins-per-ip-per-minute", signInsPerIPPerMinute), ("sign-ins-per-app-per-minute", signInsPerAppPerMinute),
+      ("transactions-per-ip-per-second", transactionsPerIPPerSecond),
+      ("transactions-per-app-per-second", transactionsPerAppPerSecond),
+    ] where value < 0 {
+      throw ValidationError("--\(name) must be 0 (no limit) or more, got \(value)")
+    }
+    for proxy in trustedProxies where !Self.isIPAddress(proxy) {
+      throw ValidationError("--trusted-proxy must be an IP address such as 127.0.0.1, got \(proxy)")
+    }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
     }
@@ -129,6 +182,8 @@ struct Serve: AsyncParsableCommand {
     configuration.magicCodeExpiry = .seconds(magicCodeExpiryMinutes * 60)
     configuration.magicCodesPerHour = magicCodesPerHour
     configuration.metricsToken = try metricsToken()
+    configuration.limits = limits
+    configuration.trustedProxies = Set(trustedProxies)
     let server = try InstantLocalServer(configuration: configuration, logger: logger)
     let host = self.host
     let storage = memory ? "in memory" : dataPath
@@ -137,6 +192,8 @@ struct Serve: AsyncParsableCommand {
       + (unverifiedIDTokens ? "  WARNING:   ID tokens are not verified: anyone can sign in as anyone (development only)\n" : "")
       + (configuration.mail.map { "  Mail:      magic codes emailed through \($0.host):\($0.port)\n" }
         ?? "  Mail:      none; magic codes are written to the log (--smtp-host to email them)\n")
+      + "  Limits:    \(Self.describe(limits))\n"
+      + (trustedProxies.isEmpty ? "" : "  Proxies:   X-Forwarded-For believed from \(trustedProxies.joined(separator: ", "))\n")
     try await server.run { port in
       let banner = """
         instant-local listening (data: \(storage))
@@ -180,6 +237,21 @@ struct Serve: AsyncParsableCommand {
       host: smtpHost, port: port, security: security,
       credentials: smtpUser.map { SMTPConfiguration.Credentials(username: $0, password: password ?? "") },
       from: MailAddress(email: mailFrom), trustedCertificatesFile: smtpCAFile)
+  }
+
+  /// The limits in one line, for the banner.
+  static func describe(_ limits: ServerLimits) -> String {
+    func show(_ value: Int?) -> String { value.map(String.init) ?? "no limit" }
+    return "connections \(show(limits.maxConnections)) (per address \(show(limits.maxConnectionsPerIP))); "
+      + "sign-ins a minute per address \(show(limits.signInsPerIPPerMinute)), per app \(show(limits.signInsPerAppPerMinute)); "
+      + "transactions a second per address \(show(limits.transactionsPerIPPerSecond)), per app \(show(limits.transactionsPerAppPerSecond))"
+  }
+
+  /// Whether `text` is an IPv4 or IPv6 address.
+  static func isIPAddress(_ text: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
   }
 
   /// The token `GET /metrics` needs: `--metrics-token-file`, else `INSTANT_LOCAL_METRICS_TOKEN`.

@@ -4,7 +4,7 @@ import InstantCore
 /// The admin API's read-only views of an app: who is in a room (`db.rooms.getPresence` of the
 /// admin SDK) and the app's attrs as a schema. The admin token only, as on the reference.
 extension HTTPRoutes {
-  func registerAdminInfo(on router: Router<BasicRequestContext>) {
+  func registerAdminInfo(on router: Router<HTTPRequestContext>) {
     router.get("/admin/rooms/presence") { request, _ in
       await handle(nil) { _ throws(ServerError) in
         let app = try await adminApp(request)

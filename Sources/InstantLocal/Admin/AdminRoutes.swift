@@ -10,7 +10,7 @@ import InstantPermissions
 extension HTTPRoutes {
   static let adminHeaders: [HTTPField.Name] = ["app-id", "as-email", "as-token", "as-guest"].compactMap { HTTPField.Name($0) }
 
-  func registerAdmin(on router: Router<BasicRequestContext>) {
+  func registerAdmin(on router: Router<HTTPRequestContext>) {
     router.post("/admin/query") { request, _ in
       await handle(request) { body throws(ServerError) in
         let query = try Self.bodyParam(body, "query")

@@ -6,7 +6,7 @@ import InstantCore
 /// The `/dash` routes `instant-cli` uses with an app's admin token (docs/admin.md): schema pull
 /// and push, and pulling and pushing permission rules.
 extension HTTPRoutes {
-  func registerDash(on router: Router<BasicRequestContext>) {
+  func registerDash(on router: Router<HTTPRequestContext>) {
     router.get("/dash/apps/:appId/schema/pull") { request, context in
       await handle(nil) { _ throws(ServerError) in
         let appID = try Self.pathAppID(context)
@@ -37,7 +37,7 @@ extension HTTPRoutes {
   }
 
   /// The schema push of `instant-cli push schema`, and its indexing jobs.
-  func registerSchemaPush(on router: Router<BasicRequestContext>) {
+  func registerSchemaPush(on router: Router<HTTPRequestContext>) {
     router.post("/dash/apps/:appId/schema/steps/apply") { request, context in
       await handle(request) { body throws(ServerError) in
         let appID = try Self.pathAppID(context)
@@ -62,7 +62,7 @@ extension HTTPRoutes {
     }
   }
 
-  static func pathAppID(_ context: BasicRequestContext) throws(ServerError) -> String {
+  static func pathAppID(_ context: HTTPRequestContext) throws(ServerError) -> String {
     let raw = context.parameters.get("appId") ?? ""
     guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed("app-id", input: .string(raw)) }
     return appID

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// `POST /admin/subscribe-query` (the admin SDK's `subscribeQuery`): the query's results as
 /// server-sent events, `data: <message>` each, for as long as the reader stays (docs/admin.md).
 extension HTTPRoutes {
-  func registerSubscribeQuery(on router: Router<BasicRequestContext>) {
+  func registerSubscribeQuery(on router: Router<HTTPRequestContext>) {
     router.post("/admin/subscribe-query") { request, _ in
       await subscribeQuery(request)
     }

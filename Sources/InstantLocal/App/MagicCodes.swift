@@ -50,7 +50,7 @@ struct MagicCodes {
   mutating func check(_ code: String, for email: String, now: Date) throws(Refusal) {
     try Self.count(&tries, email, now, limits)
     guard let sent = codes[email]?[Self.hash(code)] else { throw .notFound }
-    guard now.timeIntervalSince(sent) <= Self.seconds(limits.expiry) else { throw .expired }
+    guard now.timeIntervalSince(sent) <= limits.expiry.seconds else { throw .expired }
   }
 
   /// Uses `code` up: it is valid no more.
@@ -63,7 +63,7 @@ struct MagicCodes {
   func outstanding(for email: String) -> Int { codes[email]?.count ?? 0 }
 
   private mutating func forgetExpired(_ email: String, _ now: Date) {
-    codes[email] = codes[email]?.filter { now.timeIntervalSince($0.value) <= Self.seconds(limits.expiry) }
+    codes[email] = codes[email]?.filter { now.timeIntervalSince($0.value) <= limits.expiry.seconds }
   }
 
   /// Counts one more against `email`'s hour in `buckets`; the hour starts over when it is past (the
@@ -80,9 +80,5 @@ struct MagicCodes {
 
   private static func hash(_ code: String) -> String {
     SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined()
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }

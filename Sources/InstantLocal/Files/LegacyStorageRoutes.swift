@@ -8,7 +8,7 @@ import InstantPermissions
 /// admin SDKs of before then (the reference's "legacy routes"): upload URLs used once within
 /// 5 minutes, the admin's download URL by path, and the admin's old file list.
 extension HTTPRoutes {
-  func registerLegacyStorage(on router: Router<BasicRequestContext>) {
+  func registerLegacyStorage(on router: Router<HTTPRequestContext>) {
     // A client asks for an upload URL (the `create` rule is checked now), then PUTs the bytes to it.
     router.post("/storage/signed-upload-url") { request, _ in
       await handle(request) { body throws(ServerError) in

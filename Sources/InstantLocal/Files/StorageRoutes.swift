@@ -15,7 +15,7 @@ extension HTTPRoutes {
     HTTPField.Name($0)
   }
 
-  func registerStorage(on router: Router<BasicRequestContext>) {
+  func registerStorage(on router: Router<HTTPRequestContext>) {
     // The clients' routes: the user is the refresh token's (`Bearer <token>`); no token, or one
     // that is not a user's (`Bearer undefined`), is a guest, as on the reference.
     router.put("/storage/upload") { request, context in
@@ -85,7 +85,7 @@ extension HTTPRoutes {
   /// body streamed to disk and the `$files` row written. Every refusal comes before anything is
   /// stored and leaves the previous file at that path as it was.
   func upload(
-    _ request: Request, _ context: BasicRequestContext,
+    _ request: Request, _ context: HTTPRequestContext,
     who: () async throws(ServerError) -> (app: AppDatabase, asker: Asker, path: String)
   ) async -> Response {
     guard let files = registry.files else {
@@ -143,7 +143,7 @@ extension HTTPRoutes {
 
   /// `GET /storage/files/<app-id>/<location-id>?expires=&signature=`: the blob, with its row's
   /// content type and disposition, cacheable for a day (the URL itself changes once a day).
-  private func serveFile(_ request: Request, _ context: BasicRequestContext) async -> Response {
+  private func serveFile(_ request: Request, _ context: HTTPRequestContext) async -> Response {
     func refuse(_ status: HTTPResponse.Status, _ type: ServerErrorType, _ message: String) -> Response {
       Self.json(ServerError(type, message: message, status: status.code).httpBody, status: status)
     }

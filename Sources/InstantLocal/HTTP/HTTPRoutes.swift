@@ -36,7 +36,10 @@ struct HTTPRoutes: Sendable {
   /// The `subscribe-query` streams open now, which the server ends when it stops.
   var openStreams = OpenStreams()
 
-  func register(on router: Router<BasicRequestContext>) {
+  /// What a client address and an app may ask (``ServerLimits``).
+  var limits = RequestLimits(.none)
+
+  func register(on router: Router<HTTPRequestContext>) {
     router.add(middleware: ConnectionCloseMiddleware())
     router.add(
       middleware: CORSMiddleware(
@@ -61,26 +64,29 @@ struct HTTPRoutes: Sendable {
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: .init(byteBuffer: ByteBuffer(string: page)))
     }
-    router.post("/runtime/auth/sign_in_guest") { request, _ in
-      await handle(request) { body throws(ServerError) in
-        let app = try await app(body, key: "app-id")
+    router.post("/runtime/auth/sign_in_guest") { request, context in
+      let client = limits.addresses.client(request, context)
+      return await handle(request) { body throws(ServerError) in
+        let app = try await signInApp(body, key: "app-id", client: client)
         let user = try await app.signInGuest(extraFields: body["extra-fields"])
         metrics.signedIn(.guest)
         return user
       }
     }
-    router.post("/runtime/auth/send_magic_code") { request, _ in
-      await handle(request) { body throws(ServerError) in
-        let app = try await app(body, key: "app-id")
+    router.post("/runtime/auth/send_magic_code") { request, context in
+      let client = limits.addresses.client(request, context)
+      return await handle(request) { body throws(ServerError) in
+        let app = try await signInApp(body, key: "app-id", client: client)
         let email = try Self.string(body, "email")
         let code = try await app.issueMagicCode(email: email, limited: true)
         try await mailer.deliver(code: code, to: AppDatabase.normalize(email), appID: app.appID, appTitle: app.title)
         return ["sent": true]
       }
     }
-    router.post("/runtime/auth/verify_magic_code") { request, _ in
-      await handle(request) { body throws(ServerError) in
-        let app = try await app(body, key: "app-id")
+    router.post("/runtime/auth/verify_magic_code") { request, context in
+      let client = limits.addresses.client(request, context)
+      return await handle(request) { body throws(ServerError) in
+        let app = try await signInApp(body, key: "app-id", client: client)
         let email = try Self.string(body, "email")
         let code = try Self.string(body, "code")
         let user = try await app.verifyMagicCode(
@@ -95,9 +101,10 @@ struct HTTPRoutes: Sendable {
         return try await app.verifyRefreshToken(try Self.string(body, "refresh-token"))
       }
     }
-    router.post("/runtime/oauth/id_token") { request, _ in
-      await handle(request) { body throws(ServerError) in
-        let app = try await app(body, key: "app_id")
+    router.post("/runtime/oauth/id_token") { request, context in
+      let client = limits.addresses.client(request, context)
+      return await handle(request) { body throws(ServerError) in
+        let app = try await signInApp(body, key: "app_id", client: client)
         let email = try await idTokens.email(
           appID: app.appID, clientName: try Self.string(body, "client_name"), token: try Self.string(body, "id_token"),
           nonce: body["nonce"]?.stringValue)
@@ -159,12 +166,28 @@ struct HTTPRoutes: Sendable {
   /// An error's response (a server fault is logged).
   func failure(_ error: ServerError) -> Response {
     if error.isFault { logger.error("\(error)") }
-    return Self.json(error.httpBody, status: .init(code: error.status))
+    var response = Self.json(error.httpBody, status: .init(code: error.status))
+    if error.status == 429, let seconds = error.hint["retry-after"]?.numberValue {
+      response.headers[.retryAfter] = String(Int(seconds))
+    }
+    return response
   }
 
   func app(_ body: JSON, key: String) async throws(ServerError) -> AppDatabase {
     let raw = try Self.string(body, key)
     guard let appID = AppRegistry.normalizeAppID(raw) else { throw .paramMalformed(key, input: .string(raw)) }
+    return try await load(appID)
+  }
+
+  /// The app a sign-in request names, once the client's address and the app are within their
+  /// sign-in limits (else 429).
+  func signInApp(_ body: JSON, key: String, client: String) async throws(ServerError) -> AppDatabase {
+    let raw = try Self.string(body, key)
+    guard let appID = AppRegistry.normalizeAppID(raw) else {
+      try limits.admitSignIn(from: client, appID: nil)
+      throw .paramMalformed(key, input: .string(raw))
+    }
+    try limits.admitSignIn(from: client, appID: appID)
     return try await load(appID)
   }
 

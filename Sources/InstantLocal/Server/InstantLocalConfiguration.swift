@@ -65,6 +65,13 @@ public struct InstantLocalConfiguration: Sendable {
   /// The bearer token `GET /metrics` needs (Prometheus's `authorization` setting); `nil` turns
   /// the route off. The server keeps only its SHA-256.
   public var metricsToken: String?
+  /// Connection caps and rate limits per client address and per app; none by default here,
+  /// ``ServerLimits/production`` under `instant-local serve` (docs/instant-local.md, "Limits").
+  public var limits = ServerLimits.none
+  /// The addresses of reverse proxies (nginx, Caddy) whose `X-Forwarded-For` names the client:
+  /// the address per-address limits count by and logs show. Without them the TCP peer is the
+  /// client, and a proxy's header is ignored.
+  public var trustedProxies: Set<String> = []
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),

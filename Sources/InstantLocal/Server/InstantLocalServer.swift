@@ -235,7 +235,7 @@ public actor InstantLocalServer {
   }
 
   private func makeApplication(_ onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
-    let router = Router()
+    let router = Router(context: HTTPRequestContext.self)
     let idTokens = IDTokenSignIn(
       storage: registry.storage, check: IDTokenCheck(directory: openIDDirectory), unverified: configuration.unverifiedIDTokens)
     let mailer = MagicCodeMailer(
@@ -248,12 +248,14 @@ public actor InstantLocalServer {
     routes.maxQueuedBytes = configuration.maxQueuedBytes
     routes.streamHeartbeat = configuration.pingInterval
     routes.openStreams = openStreams
+    let limits = RequestLimits(configuration.limits, trustedProxies: configuration.trustedProxies)
+    routes.limits = limits
     routes.register(on: router)
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,
       presenceInterval: configuration.presenceInterval, maxQueuedBytes: configuration.maxQueuedBytes, metrics: metrics,
-      logger: logger)
+      limits: limits, logger: logger)
     return Application(
       router: router,
       server: .instantLocal(

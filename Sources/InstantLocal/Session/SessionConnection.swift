@@ -16,10 +16,16 @@ final class SessionConnection {
   let logger: Logger
   /// Where the socket comes from, for rules.
   let peer: SessionPeer
+  /// The transaction rate (``ServerLimits``).
+  let limits: RequestLimits
   private var app: AppDatabase?
 
-  init(registry: AppRegistry, sink: SessionSink, maxMessageBytes: Int, peer: SessionPeer = SessionPeer(), logger: Logger) {
+  init(
+    registry: AppRegistry, sink: SessionSink, maxMessageBytes: Int, peer: SessionPeer = SessionPeer(),
+    limits: RequestLimits = RequestLimits(.none), logger: Logger
+  ) {
     self.peer = peer
+    self.limits = limits
     self.id = UUID().uuidString.lowercased()
     self.registry = registry
     self.sink = sink
@@ -122,6 +128,12 @@ final class SessionConnection {
     case let .removeQuery(q):
       await app?.removeQuery(session: id, q: q, clientEventID: clientEventID)
     case let .transact(txSteps, _, _):
+      if let app {
+        // Over the rate a transaction waits its turn, never refused (``ServerLimits``); reading
+        // the socket waits with it.
+        let turn = limits.transactionTurn(from: peer.ip, appID: app.appID)
+        if turn > .zero { try? await Task.sleep(for: turn) }
+      }
       try await app?.transact(session: id, txSteps: txSteps, clientEventID: clientEventID, deferringRefresh: deferringRefresh)
     case let .joinRoom(roomID, _, data):
       await app?.joinRoom(session: id, roomID: roomID, data: data, clientEventID: clientEventID)

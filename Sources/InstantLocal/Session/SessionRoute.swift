@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 
 /// `GET /runtime/session`: one ``SessionConnection`` per socket, fed by the socket's frames, and a
 /// writer task draining the session's ``SessionSink`` in order.
@@ -16,14 +17,25 @@ struct SessionRoute: Sendable {
   let maxQueuedBytes: Int
   /// Counts the sockets closed for a slow reader.
   var metrics: ServerMetrics?
+  /// Connection caps and the transaction rate (``ServerLimits``).
+  var limits = RequestLimits(.none)
   let logger: Logger
 
   func router() -> Router<SessionRequestContext> {
     let router = Router(context: SessionRequestContext.self)
     router.ws("/runtime/session") { inbound, outbound, context in
       let channel = context.requestContext.channel
+      let request = context.request
       let peer = SessionPeer(
-        ip: channel.remoteAddress?.ipAddress ?? "", origin: context.request.headers[.origin] ?? "")
+        ip: limits.addresses.client(
+          peer: channel.remoteAddress?.ipAddress ?? "", forwardedFor: request.headers[values: .xForwardedFor]),
+        origin: request.headers[.origin] ?? "")
+      if let refusal = limits.connections.open(peer.ip) {
+        logger.notice("refused a connection from \(peer.ip): \(refusal.reason)")
+        try await outbound.close(.unknown(Self.tryAgainLater), reason: refusal.reason)
+        return
+      }
+      defer { limits.connections.close(peer.ip) }
       try await serve(inbound, outbound, channel: channel, peer: peer)
     }
     return router
@@ -44,7 +56,7 @@ struct SessionRoute: Sendable {
       channel.close(promise: nil)
     }
     let connection = SessionConnection(
-      registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, peer: peer, logger: logger)
+      registry: registry, sink: sink, maxMessageBytes: maxMessageBytes, peer: peer, limits: limits, logger: logger)
     // Frames are read as they come and handled in batches of what arrived meanwhile (see
     // `SessionConnection.receive(batch:)`); at most `maxQueuedFrames` wait, then reading pauses.
     let frames = BatchQueue<String>(limit: Self.maxQueuedFrames)
@@ -77,4 +89,6 @@ struct SessionRoute: Sendable {
   }
 
   static let maxQueuedFrames = 256
+  /// The WebSocket close code "try again later" (RFC 6455's registry), for a connection over a cap.
+  static let tryAgainLater: UInt16 = 1013
 }

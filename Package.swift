@@ -205,6 +205,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Prometheus", package: "swift-prometheus"),
       ]
     ),
@@ -243,6 +244,8 @@ let package = Package(
         "TestSupport",
         "InstantLocal",
         "InstantLocalTesting",
+        // The OAuth web flow's tests run the client's half too (createAuthorizationURL, exchangeOAuthCode).
+        "InstantDB",
         .product(name: "GRDB", package: "GRDB.swift"),
         "InstantCore",
         "InstantPermissions",
@@ -268,6 +271,7 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     .testTarget(

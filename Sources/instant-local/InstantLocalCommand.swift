@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstantLocal
 
 /// `instant-local`: an InstantDB-compatible server in one binary, on one SQLite file.
 @main

@@ -75,7 +75,7 @@ struct IDTokenTests {
       let victim = provider.claims(email: "victim@example.com", clientID: Self.clientID)
       let cases: [(String, String, String)] = [
         ("alg none", Self.unsigned(victim), "Unsupported signing algorithm none"),
-        ("made-up key, published kid", try provider.token(victim, rsaKey: try _RSA.Signing.PrivateKey(keySize: .bits2048)),
+        ("made-up key, published kid", try provider.token(victim, rsaKey: TestOpenIDProvider.rsaKeys[1]),
          "Error validating JWT. Signature is invalid."),
         ("made-up kid", try provider.token(victim, kid: "someone-else"), "Error validating JWT. Could not find signing key."),
         ("HS256", try provider.token(victim, alg: "HS256"), "Unsupported signing algorithm HS256"),
@@ -186,7 +186,7 @@ struct IDTokenTests {
       #expect(provider.jwksFetches == 1, "within the interval, an unknown kid is refused without a fetch")
 
       // The provider rotates to a new key: after the interval, its first token fetches the keys again.
-      let rotated = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+      let rotated = TestOpenIDProvider.rsaKeys[2]
       provider.publish([try TestOpenIDProvider.jwk(rotated.publicKey, kid: "rsa-2")])
       clock.advance(by: OpenIDDirectory.refetchInterval)
       let token = try provider.token(claims, kid: "rsa-2", rsaKey: rotated)

@@ -88,10 +88,15 @@ struct LimitsTests {
     #expect(slots.open("address-0") == nil)
   }
 
-  static func configuration(_ limits: ServerLimits, trustedProxies: Set<String> = []) -> InstantLocalConfiguration {
+  /// A server with `limits`; its buckets' clock stands still unless `realTime`, so a slow machine
+  /// cannot refill a bucket mid-test.
+  static func configuration(_ limits: ServerLimits, trustedProxies: Set<String> = [], realTime: Bool = false)
+    -> InstantLocalConfiguration
+  {
     var configuration = InstantLocalConfiguration.testing()
     configuration.limits = limits
     configuration.trustedProxies = trustedProxies
+    if !realTime { configuration.limitsClock = ManualClock().now }
     return configuration
   }
 
@@ -198,7 +203,7 @@ struct LimitsTests {
   @Test("Transactions past the rate are slowed, never refused: a burst of 60 at 20 a second all commit, over 2 s at least")
   func transactionsSlowed() async throws {
     let limits = ServerLimits(transactionsPerIPPerSecond: 20)
-    try await withInstantLocal(configuration: Self.configuration(limits)) { server in
+    try await withInstantLocal(configuration: Self.configuration(limits, realTime: true)) { server in
       let (session, _) = try await server.connect()
       let (todosID, titleID) = (newID(), newID())
       let schema = [blobAttr(todosID, "todos", "id", unique: true, indexed: true), blobAttr(titleID, "todos", "title")]

@@ -69,6 +69,55 @@ struct ProcessTests {
     _ = try await server.stderr.wait(for: "ID tokens are NOT verified", timeout: .seconds(10))
   }
 
+  @Test("apps oauth-clients add --client-secret-file and apps redirect-origins add, list and remove; bad input refused by name")
+  func webFlowCommands() async throws {
+    let binary = try #require(ServerProcess.binary)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("instant-local-\(newID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let data = ["--data", dir.appendingPathComponent("data.sqlite").path]
+    let (_, output) = try await runToEnd(binary, ["apps", "create", "--title", "Web"] + data)
+    let app = try #require(output.split(separator: "\n").first { $0.hasPrefix("app id:") }?.split(separator: " ").last.map(String.init))
+    let secretFile = dir.appendingPathComponent("secret")
+    try Data("google-secret-value\n".utf8).write(to: secretFile)
+    let (added, addOutput) = try await runToEnd(
+      binary,
+      ["apps", "oauth-clients", "add", "--app", app, "--name", "google", "--provider", "google", "--client-id", "123.apps",
+       "--client-secret-file", secretFile.path] + data)
+    #expect(added == 0, "\(addOutput)")
+    #expect(addOutput.contains("ID tokens and the web flow"))
+    #expect(!addOutput.contains("google-secret-value"), "the secret is not printed")
+    let (_, list) = try await runToEnd(binary, ["apps", "oauth-clients", "list", "--app", app] + data)
+    #expect(list.contains("web flow") && !list.contains("google-secret-value"), "\(list)")
+    let (badApple, badAppleOutput) = try await runToEnd(
+      binary,
+      ["apps", "oauth-clients", "add", "--app", app, "--name", "apple", "--provider", "apple", "--client-id", "com.example",
+       "--client-secret-file", secretFile.path, "--apple-team-id", "T", "--apple-key-id", "K"] + data)
+    #expect(badApple != 0)
+    #expect(badAppleOutput.contains("must be the private key (PEM"), "\(badAppleOutput)")
+
+    for (flag, value) in [("--origin", "https://app.example.com"), ("--origin", "http://localhost:3000"), ("--scheme", "myapp")] {
+      let (status, text) = try await runToEnd(binary, ["apps", "redirect-origins", "add", "--app", app, flag, value] + data)
+      #expect(status == 0, "\(text)")
+    }
+    let (_, origins) = try await runToEnd(binary, ["apps", "redirect-origins", "list", "--app", app] + data)
+    #expect(origins.contains("origin  https://app.example.com"), "\(origins)")
+    #expect(origins.contains("origin  http://localhost:3000"))
+    #expect(origins.contains("scheme  myapp"))
+    for (flag, value, message) in [
+      ("--origin", "https://app.example.com/path", "--origin is an http(s) origin"), ("--origin", "ftp://x", "--origin is an http(s) origin"),
+      ("--scheme", "https", "--scheme is an app's own URL scheme"), ("--scheme", "java script", "--scheme is an app's own URL scheme"),
+    ] {
+      let (status, text) = try await runToEnd(binary, ["apps", "redirect-origins", "add", "--app", app, flag, value] + data)
+      #expect(status != 0)
+      #expect(text.contains(message), "\(text)")
+    }
+    let (removed, _) = try await runToEnd(binary, ["apps", "redirect-origins", "remove", "--app", app, "--scheme", "myapp"] + data)
+    #expect(removed == 0)
+    let (_, after) = try await runToEnd(binary, ["apps", "redirect-origins", "list", "--app", app] + data)
+    #expect(!after.contains("myapp"))
+  }
+
   @Test("--max-queued-bytes: a positive size starts the server, anything else is refused by name")
   func maxQueuedBytesOption() async throws {
     let server = try await ServerProcess(arguments: ["--port", "0", "--memory", "--max-queued-bytes", "1048576"])

@@ -21,22 +21,15 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
 }
 
 /// Runs `executable` with `arguments` (in `directory`, if given) to its end and returns its exit
-/// status and its standard output and error together, waiting ``offThePool(_:)``.
+/// status and its standard output and error together, waiting ``offThePool(_:)``. Spawned as a
+/// ``SpawnedProcess`` (not Foundation's `Process`, which can crash on Linux).
 public func runToEnd(
   _ executable: URL, _ arguments: [String], in directory: URL? = nil
 ) async throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  if let directory { process.currentDirectoryURL = directory }
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  process.standardError = pipe
-  try process.run()
-  let data = await offThePool {
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  let process = try SpawnedProcess(executable.path, arguments, directory: directory?.path, output: .pipe, error: .output)
+  return await offThePool {
+    let data = process.standardOutput?.readDataToEndOfFile() ?? Data()
     process.waitUntilExit()
-    return data
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -11,6 +11,7 @@ import OrderedCollections
 struct AuthAPI: Sendable {
   let apiURI: URL
   let appID: String
+  let http: any HTTPTransport
 
   func signInAsGuest() async throws(InstantClientError) -> AuthUser {
     try user(from: await post("runtime/auth/sign_in_guest", ["app-id": .string(appID)]))
@@ -38,6 +39,14 @@ struct AuthAPI: Sendable {
     return try user(from: answer, fallbackToken: answer["refresh_token"]?.stringValue)
   }
 
+  func exchangeOAuthCode(code: String, codeVerifier: String?, currentToken: String?) async throws(InstantClientError) -> AuthUser {
+    var body: JSONObject = ["app_id": .string(appID), "code": .string(code)]
+    if let codeVerifier { body["code_verifier"] = .string(codeVerifier) }
+    if let currentToken { body["refresh_token"] = .string(currentToken) }
+    let answer = try await post("runtime/oauth/token", .object(body))
+    return try user(from: answer, fallbackToken: answer["refresh_token"]?.stringValue)
+  }
+
   func signOut(_ token: String) async throws(InstantClientError) {
     _ = try await post("runtime/signout", ["app_id": .string(appID), "refresh_token": .string(token)])
   }
@@ -59,6 +68,6 @@ struct AuthAPI: Sendable {
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "content-type")
     request.httpBody = Data(body.serialized().utf8)
-    return try await ServerCall(apiURI: apiURI, path: path, kind: .authRejected).send(request, recordTypeOnly: true)
+    return try await ServerCall(apiURI: apiURI, http: http, path: path, kind: .authRejected).send(request, recordTypeOnly: true)
   }
 }

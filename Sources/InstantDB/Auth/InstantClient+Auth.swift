@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import InstantCore
 import Logging
 
@@ -69,6 +69,41 @@ extension InstantClient {
     return user
   }
 
+  /// The address that starts a sign-in through `clientName` (an OAuth client with a client
+  /// secret) in a browser: open it in a web session (`ASWebAuthenticationSession` on Apple
+  /// platforms, `signInWithOAuth(clientName:redirectURL:)` there); the server sends the browser back to
+  /// `redirectURL` — one of the app's redirect origins — with `code` (exchange it with
+  /// ``exchangeOAuthCode(code:codeVerifier:)``) or `error`. With a ``PKCE`` pair only this app can
+  /// exchange the code.
+  public func createAuthorizationURL(clientName: String, redirectURL: URL, pkce: PKCE? = nil) -> URL {
+    let components = URLComponents(url: apiURI.appendingPathComponent("runtime/oauth/start"), resolvingAgainstBaseURL: false)
+    var items = [
+      URLQueryItem(name: "app_id", value: appId), URLQueryItem(name: "client_name", value: clientName),
+      URLQueryItem(name: "redirect_uri", value: redirectURL.absoluteString),
+    ]
+    if let pkce {
+      items += [URLQueryItem(name: "code_challenge", value: pkce.challenge), URLQueryItem(name: "code_challenge_method", value: "S256")]
+    }
+    guard var components else { return apiURI }
+    components.queryItems = items
+    // `+` is a space to form decoders: encode it, as the query carries a URL.
+    let query = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+    components.percentEncodedQuery = query
+    return components.url ?? apiURI
+  }
+
+  /// Exchanges the `code` an OAuth web sign-in returned with (its `codeVerifier` when it was started
+  /// with a ``PKCE`` pair) for the user, and signs in as them. A code works once, within five
+  /// minutes.
+  @discardableResult
+  public func exchangeOAuthCode(code: String, codeVerifier: String? = nil) async throws(InstantClientError) -> AuthUser {
+    await reactor.loadUser(from: userFile)
+    let current = await reactor.refreshToken
+    let user = try await authAPI.exchangeOAuthCode(code: code, codeVerifier: codeVerifier, currentToken: current)
+    await changeUser(user)
+    return user
+  }
+
   /// Signs out at once on this device (the socket reopens without a user), then asks the server
   /// to forget the refresh token unless `invalidateToken` is false. A failure of that last call
   /// is logged, not thrown: this device is signed out either way.
@@ -99,7 +134,7 @@ extension InstantClient {
     }
   }
 
-  var authAPI: AuthAPI { AuthAPI(apiURI: apiURI, appID: appId) }
+  var authAPI: AuthAPI { AuthAPI(apiURI: apiURI, appID: appId, http: http) }
 
   private func changeUser(_ user: AuthUser?) async {
     await reactor.loadUser(from: userFile)

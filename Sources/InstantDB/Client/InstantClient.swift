@@ -27,6 +27,8 @@ public final class InstantClient: Sendable {
   public let storageProblem: StorageProblem?
 
   let reactor: Reactor
+  /// How HTTP requests (sign-in, `$files`) are sent.
+  let http: any HTTPTransport
   /// Where the signed-in user is kept (next to the database).
   let userFile: UserFile
   /// The entities this client's writes named lately.
@@ -43,6 +45,8 @@ public final class InstantClient: Sendable {
   ///   - schema: the app's schema, for attrs created with the right types and `has: one` links
   ///     returned as objects.
   ///   - transport: how sockets are opened; SwiftNIO by default.
+  ///   - http: how HTTP requests (sign-in, `$files`) are sent; `URLSession` by default,
+  ///     ``NIOHTTPTransport`` to trust certificates of your own.
   ///   - cachedQueryLimit: how many recent query results are kept for offline start (default 10).
   ///   - clock: what the client waits on — reconnect delays, ``queryOnce(_:timeout:)``'s timeout,
   ///     the cache's save — so that a test can pass a `TestClock` (swift-clocks) and advance it.
@@ -55,6 +59,7 @@ public final class InstantClient: Sendable {
     storage: InstantStorage? = nil,
     schema: ClientSchema? = nil,
     transport: any WebSocketTransport = NIOWebSocketTransport(),
+    http: any HTTPTransport = URLSessionHTTPTransport(),
     cachedQueryLimit: Int = 10,
     clock: any Clock<Duration> = ContinuousClock(),
     logger: Logger? = nil
@@ -62,6 +67,7 @@ public final class InstantClient: Sendable {
     self.appId = appId
     self.apiURI = apiURI
     self.websocketURI = websocketURI
+    self.http = http
     let logger = logger ?? ClientLog.make()
     let (store, saved) = ClientStorage.make(storage ?? .defaultFile(appId: appId))
     if let problem = store.problem { logger.error("\(problem)") }

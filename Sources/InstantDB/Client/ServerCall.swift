@@ -12,6 +12,8 @@ import InstantCore
 /// refusal, is an error of the caller's `kind`.
 struct ServerCall: Sendable {
   let apiURI: URL
+  /// How the request is sent.
+  let http: any HTTPTransport
   /// Where the call goes, for messages (`runtime/auth/…`, `storage/…`).
   let path: String
   /// The kind of the errors the server's answers make.
@@ -22,9 +24,9 @@ struct ServerCall: Sendable {
   /// token), only its record type.
   func send(_ request: URLRequest, recordTypeOnly: Bool = false) async throws(InstantClientError) -> JSON {
     let data: Data
-    let response: URLResponse
+    let status: Int
     do {
-      (data, response) = try await URLSession.shared.data(for: request)
+      (status, data) = try await http.send(request)
     } catch {
       if error is CancellationError || (error as? URLError)?.code == .cancelled {
         throw InstantClientError(.cancelled, "the request to \(apiURI.absoluteString)/\(path) was cancelled", underlying: error)
@@ -32,7 +34,6 @@ struct ServerCall: Sendable {
       throw InstantClientError(
         .offline, "could not reach \(apiURI.absoluteString)/\(path): \(error.localizedDescription)", underlying: error)
     }
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
     let answer: JSON
     do {
       answer = try JSON.parse(bytes: data)

@@ -11,7 +11,7 @@ extension InstantClient {
   /// try await db.storage.delete("photos/\(userID)/cat.png")
   /// ```
   ///
-  /// (``InstantStorage``, the `storage:` of ``init(appId:apiURI:websocketURI:storage:schema:transport:cachedQueryLimit:clock:logger:)``,
+  /// (``InstantStorage``, the `storage:` of ``init(appId:apiURI:websocketURI:storage:schema:transport:http:cachedQueryLimit:clock:logger:)``,
   /// is something else: where this device keeps pending writes and cached results.)
   public var storage: FileStorage { FileStorage(client: self) }
 }
@@ -55,7 +55,7 @@ public struct FileStorage: Sendable {
     try await api.delete(path: path, refreshToken: await refreshToken())["id"]?.stringValue
   }
 
-  private var api: StorageAPI { StorageAPI(apiURI: client.apiURI, appID: client.appId) }
+  private var api: StorageAPI { StorageAPI(apiURI: client.apiURI, appID: client.appId, http: client.http) }
 
   private func refreshToken() async -> String? {
     await client.reactor.loadUser(from: client.userFile)

@@ -11,6 +11,7 @@ import InstantCore
 struct StorageAPI: Sendable {
   let apiURI: URL
   let appID: String
+  let http: any HTTPTransport
 
   /// `PUT /storage/upload`: `{id, location-id, size}`.
   func upload(
@@ -52,7 +53,7 @@ struct StorageAPI: Sendable {
   /// Sends a request and returns its answer's `data` (refusals are
   /// ``InstantClientError/Kind/fileRejected``).
   private func send(_ request: URLRequest, _ path: String) async throws(InstantClientError) -> JSON {
-    let answer = try await ServerCall(apiURI: apiURI, path: path, kind: .fileRejected).send(request)
+    let answer = try await ServerCall(apiURI: apiURI, http: http, path: path, kind: .fileRejected).send(request)
     guard let result = answer["data"], case .object = result else {
       throw InstantClientError(.fileRejected, "the server's answer to \(path) has no data")
     }

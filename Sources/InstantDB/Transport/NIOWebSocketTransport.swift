@@ -20,11 +20,18 @@ public struct NIOWebSocketTransport: WebSocketTransport {
   public var maxFrameSize: Int
   /// How long the TCP connect may take, and then how long the TLS and WebSocket handshakes may.
   public var connectTimeout: Duration
+  /// A PEM file of the certificates to trust for `wss://` instead of the system's (a server behind
+  /// a private CA); `nil` for the system's.
+  public var trustedCertificatesFile: String?
 
-  public init(pingInterval: Duration = .seconds(10), maxFrameSize: Int = 1 << 26, connectTimeout: Duration = .seconds(10)) {
+  public init(
+    pingInterval: Duration = .seconds(10), maxFrameSize: Int = 1 << 26, connectTimeout: Duration = .seconds(10),
+    trustedCertificatesFile: String? = nil
+  ) {
     self.pingInterval = pingInterval
     self.maxFrameSize = maxFrameSize
     self.connectTimeout = connectTimeout
+    self.trustedCertificatesFile = trustedCertificatesFile
   }
 
   public func connect(to url: URL) async throws -> any WebSocketConnection {
@@ -32,7 +39,7 @@ public struct NIOWebSocketTransport: WebSocketTransport {
     let (messages, inbound) = AsyncThrowingStream<String, any Error>.makeStream()
     let socket = SocketHandler(inbound: inbound, pingInterval: TimeAmount(pingInterval))
     let maxFrameSize = maxFrameSize
-    let tls = try target.secure ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+    let tls = try target.secure ? NIOSSLContext(configuration: .client(trusting: trustedCertificatesFile)) : nil
     let upgraded: EventLoopFuture<Bool>
     do {
       upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -42,7 +49,7 @@ public struct NIOWebSocketTransport: WebSocketTransport {
           socket.attach(channel)
           return channel.eventLoop.makeCompletedFuture {
             if let tls {
-              let handler = try NIOSSLClientHandler(context: tls, serverHostname: target.serverName)
+              let handler = try NIOSSLClientHandler(context: tls, serverHostname: TLSConfiguration.serverName(target.host))
               try channel.pipeline.syncOperations.addHandler(handler)
             }
             let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(maxFrameSize: maxFrameSize) { channel, _ in
@@ -105,11 +112,6 @@ private struct Target: Sendable {
   var requestHead: HTTPRequestHead
   /// The URL without its query (which may carry an app id or a token) for error messages.
   var redacted: String
-
-  /// The name to present for TLS SNI: none for an IP address.
-  var serverName: String? {
-    host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } ? nil : host
-  }
 
   init(_ url: URL) throws {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),

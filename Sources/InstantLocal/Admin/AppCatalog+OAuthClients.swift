@@ -20,6 +20,14 @@ extension AppCatalog {
     guard OpenIDDirectory.mayFetch(endpoint) else {
       throw .invalidApp("the discovery endpoint must be https (plain http only on loopback): \(endpoint.absoluteString)")
     }
+    if client.provider == .apple, let secret = client.clientSecret {
+      guard client.appleTeamID?.isEmpty == false, client.appleKeyID?.isEmpty == false else {
+        throw .invalidApp("an apple client's web sign-in needs --apple-team-id and --apple-key-id with its key")
+      }
+      guard AppleClientSecret.privateKey(secret) != nil else {
+        throw .invalidApp("an apple client's secret must be the private key (PEM, the .p8 file Apple gave)")
+      }
+    }
     try storage.saveOAuthClient(id, client)
   }
 
@@ -34,6 +42,28 @@ extension AppCatalog {
   public func removeOAuthClient(appID: String, name: String) throws(InstantLocalError) {
     guard try storage.removeOAuthClient(try existingAppID(appID), name: name) else {
       throw .invalidApp("app \(appID) has no OAuth client named \(name)")
+    }
+  }
+}
+
+/// Each app's redirect origins: what `instant-local apps redirect-origins add|list|remove` does.
+extension AppCatalog {
+  /// Lets the app's OAuth web sign-in return to `origin`.
+  public func addRedirectOrigin(appID: String, _ origin: RedirectOrigin) throws(InstantLocalError) {
+    try storage.addRedirectOrigin(try existingAppID(appID), origin)
+  }
+
+  /// The app's redirect origins.
+  public func redirectOrigins(appID: String) throws(InstantLocalError) -> [RedirectOrigin] {
+    try storage.redirectOrigins(try existingAppID(appID))
+  }
+
+  /// Removes one of the app's redirect origins.
+  ///
+  /// - Throws: ``InstantLocalError/invalidApp(_:)`` when there is no such app or origin.
+  public func removeRedirectOrigin(appID: String, _ origin: RedirectOrigin) throws(InstantLocalError) {
+    guard try storage.removeRedirectOrigin(try existingAppID(appID), origin) else {
+      throw .invalidApp("app \(appID) has no redirect origin \(origin.value)")
     }
   }
 }

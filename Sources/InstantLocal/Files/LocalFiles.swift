@@ -123,6 +123,10 @@ final class LocalFiles: Sendable {
 
   // MARK: URLs
 
+  /// The address clients reach the server at (`--public-url`, else the bound one); `nil` before
+  /// the server listens.
+  func publicBase() -> URL? { state.withLockedValue { $0.baseURL } }
+
   /// The signed URL of one blob, made now; `nil` before the server listens (no address yet).
   func url(appID: String, locationID: String, now: Date = Date()) -> String? {
     guard let base = state.withLockedValue({ $0.baseURL }) else { return nil }

@@ -39,6 +39,9 @@ struct HTTPRoutes: Sendable {
   /// What a client address and an app may ask (``ServerLimits``).
   var limits = RequestLimits(.none)
 
+  /// The OAuth web flow.
+  let oauth: OAuthWebFlow
+
   func register(on router: Router<HTTPRequestContext>) {
     router.add(middleware: ConnectionCloseMiddleware())
     router.add(
@@ -121,6 +124,7 @@ struct HTTPRoutes: Sendable {
         return [:]
       }
     }
+    registerOAuth(on: router)
     registerAdmin(on: router)
     registerAdminInfo(on: router)
     registerSubscribeQuery(on: router)
@@ -182,7 +186,15 @@ struct HTTPRoutes: Sendable {
   /// The app a sign-in request names, once the client's address and the app are within their
   /// sign-in limits (else 429).
   func signInApp(_ body: JSON, key: String, client: String) async throws(ServerError) -> AppDatabase {
-    let raw = try Self.string(body, key)
+    try await signInApp(id: try Self.string(body, key), key: key, client: client)
+  }
+
+  /// The app a sign-in request names by `id` (absent: `param-missing` on `key`), once within limits.
+  func signInApp(id raw: String?, key: String, client: String) async throws(ServerError) -> AppDatabase {
+    guard let raw else {
+      try limits.admitSignIn(from: client, appID: nil)
+      throw .paramMissing(key)
+    }
     guard let appID = AppRegistry.normalizeAppID(raw) else {
       try limits.admitSignIn(from: client, appID: nil)
       throw .paramMalformed(key, input: .string(raw))

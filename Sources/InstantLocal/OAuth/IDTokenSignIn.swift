@@ -13,13 +13,7 @@ struct IDTokenSignIn: Sendable {
 
   /// The email `token` signs in to the app with, as the token has it (the caller normalizes it).
   func email(appID: String, clientName: String, token: String, nonce: String?) async throws(ServerError) -> String {
-    let client: OAuthClient?
-    do {
-      client = try storage.oauthClient(appID, name: clientName)
-    } catch {
-      throw .serverFault("could not read the app's OAuth clients: \(error)")
-    }
-    guard let client else {
+    guard let client = try storage.signInClient(appID, name: clientName) else {
       guard unverified else {
         throw .recordNotFound(
           "app-oauth-client", args: [["app-id": .string(appID), "client-name": .string(clientName)]])
@@ -48,5 +42,16 @@ struct IDTokenSignIn: Sendable {
       throw .validation("id_token", input: .string("…"), ["The ID token has expired."])
     }
     return email
+  }
+}
+
+extension LocalStorage {
+  /// The app's OAuth client named `name` for a sign-in, if it has one (a storage failure is a server fault).
+  func signInClient(_ appID: String, name: String) throws(ServerError) -> OAuthClient? {
+    do {
+      return try oauthClient(appID, name: name)
+    } catch {
+      throw .serverFault("could not read the app's OAuth clients: \(error)")
+    }
   }
 }

@@ -35,4 +35,10 @@ struct JSONWebToken {
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
     return Data(base64Encoded: base64)
   }
+
+  /// Encodes base64url without padding.
+  static func base64URL(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
 }

@@ -25,13 +25,26 @@ public struct OAuthClient: Sendable, Equatable {
   /// Other audiences accepted: an iOS app's bundle id for Sign in with Apple, or the iOS and
   /// Android client ids of a Google project, whose tokens name those instead of ``clientID``.
   public var audiences: [String]
+  /// The client secret the provider gave the app, for the OAuth web flow's code exchange
+  /// (`/runtime/oauth/start`); for Sign in with Apple, the private key (PEM, from the `.p8` file)
+  /// the client secret is signed with. `nil` allows ID-token sign-in only. Kept in the data file.
+  public var clientSecret: String?
+  /// Sign in with Apple's web flow: the team id and the key id of ``clientSecret``.
+  public var appleTeamID: String?
+  public var appleKeyID: String?
 
-  public init(name: String, provider: Provider, clientID: String, discoveryEndpoint: URL? = nil, audiences: [String] = []) {
+  public init(
+    name: String, provider: Provider, clientID: String, discoveryEndpoint: URL? = nil, audiences: [String] = [],
+    clientSecret: String? = nil, appleTeamID: String? = nil, appleKeyID: String? = nil
+  ) {
     self.name = name
     self.provider = provider
     self.clientID = clientID
     self.discoveryEndpoint = discoveryEndpoint
     self.audiences = audiences
+    self.clientSecret = clientSecret
+    self.appleTeamID = appleTeamID
+    self.appleKeyID = appleKeyID
   }
 
   /// The discovery document used: the one given, else the provider's.

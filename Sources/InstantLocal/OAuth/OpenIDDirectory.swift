@@ -20,10 +20,16 @@ actor OpenIDDirectory {
     /// `id_token_signing_alg_values_supported` (RS256 and HS256 when the document has none, as the
     /// reference assumes).
     var algorithms: Set<String>
+    /// Where the OAuth web flow sends the browser, and exchanges the code (`nil` when the document
+    /// names none: that provider has ID-token sign-in only).
+    var authorizationEndpoint: URL?
+    var tokenEndpoint: URL?
   }
 
   /// Fetches a document: `GET url`, its body when the status is 200.
   typealias Fetch = @Sendable (URL) async throws -> Data
+  /// Posts a form: `POST url` with `fields` form-encoded; the status and body.
+  typealias Post = @Sendable (URL, [(String, String)]) async throws -> (Int, Data)
 
   static let maxAge: Duration = .seconds(3_600)
   static let refetchInterval: Duration = .seconds(10)
@@ -33,9 +39,36 @@ actor OpenIDDirectory {
   private var providers: [URL: (provider: Provider, fetched: AnyClock<Duration>.Instant)] = [:]
   private var keySets: [URL: (keys: JSONWebKeys, fetched: AnyClock<Duration>.Instant)] = [:]
 
-  init(clock: AnyClock<Duration> = AnyClock(ContinuousClock()), fetch: @escaping Fetch = OpenIDDirectory.get) {
+  private let post: Post
+
+  init(
+    clock: AnyClock<Duration> = AnyClock(ContinuousClock()), fetch: @escaping Fetch = OpenIDDirectory.get,
+    post: @escaping Post = OpenIDDirectory.postForm
+  ) {
     self.clock = clock
     self.fetch = fetch
+    self.post = post
+  }
+
+  /// Exchanges an authorization code at the provider's token endpoint (`fields` are the form's);
+  /// the token response's JSON object.
+  func exchange(at endpoint: URL, _ fields: [(String, String)]) async throws(ServerError) -> JSON {
+    guard Self.mayFetch(endpoint) else {
+      throw Self.oauthError("OAuth provider addresses must use https (plain http only on loopback): \(endpoint.absoluteString)")
+    }
+    let status: Int
+    let body: JSON
+    do {
+      let (code, data) = try await post(endpoint, fields)
+      status = code
+      body = (try? JSON.parse(bytes: data)) ?? .null
+    } catch {
+      throw Self.oauthError("Error exchanging code for token.")
+    }
+    guard status == 200, case .object = body else {
+      throw Self.oauthError(body["error_description"]?.stringValue ?? "Error exchanging code for token.")
+    }
+    return body
   }
 
   /// The provider whose discovery document is at `endpoint`.
@@ -46,7 +79,10 @@ actor OpenIDDirectory {
       throw Self.oauthError("The OAuth provider's configuration has no issuer or jwks_uri.")
     }
     let algorithms = json["id_token_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? ["RS256", "HS256"]
-    let provider = Provider(issuer: issuer, jwksURI: jwks, algorithms: Set(algorithms))
+    let provider = Provider(
+      issuer: issuer, jwksURI: jwks, algorithms: Set(algorithms),
+      authorizationEndpoint: json["authorization_endpoint"]?.stringValue.flatMap(URL.init(string:)),
+      tokenEndpoint: json["token_endpoint"]?.stringValue.flatMap(URL.init(string:)))
     providers[endpoint] = (provider, clock.now)
     return provider
   }
@@ -88,6 +124,17 @@ actor OpenIDDirectory {
   }
 
   static func oauthError(_ message: String) -> ServerError { ServerError(.oauthError, message: message, status: 400) }
+
+  /// `POST url` with a form body, Foundation's HTTP client, ten seconds at most.
+  @Sendable static func postForm(_ url: URL, _ fields: [(String, String)]) async throws -> (Int, Data) {
+    var request = URLRequest(url: url, timeoutInterval: 10)
+    request.httpMethod = "POST"
+    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    request.httpBody = Data(FormEncoding.encode(fields).utf8)
+    let (data, response) = try await URLSession.shared.data(for: request)
+    return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+  }
 
   /// `GET url` with Foundation's HTTP client, ten seconds at most.
   @Sendable static func get(_ url: URL) async throws -> Data {

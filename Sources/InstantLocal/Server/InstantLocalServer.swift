@@ -37,6 +37,8 @@ public actor InstantLocalServer {
   private var beforeShutdown: (@Sendable () async -> Void)?
   /// OpenID providers' configurations and keys, for ID-token sign-in.
   let openIDDirectory = OpenIDDirectory()
+  /// OAuth web sign-ins under way.
+  let oauthFlows = OAuthFlows()
 
   /// Opens the storage; call ``start()`` or ``run(onListening:)`` to serve.
   public init(
@@ -241,14 +243,19 @@ public actor InstantLocalServer {
     let mailer = MagicCodeMailer(
       storage: registry.storage, smtp: configuration.mail.map { SMTPClient(configuration: $0) },
       expiry: configuration.magicCodeExpiry, logger: logger, metrics: metrics)
+    let files = self.files
+    let oauth = OAuthWebFlow(
+      storage: registry.storage, directory: openIDDirectory, check: IDTokenCheck(directory: openIDDirectory), flows: oauthFlows,
+      publicBase: { files.publicBase() })
     var routes = HTTPRoutes(
       registry: registry, logger: logger, maxBodyBytes: configuration.maxMessageBytes, idTokens: idTokens, mailer: mailer,
-      metrics: metrics)
+      metrics: metrics, oauth: oauth)
     routes.metricsTokenSHA256 = configuration.metricsToken.map(AdminToken.sha256)
     routes.maxQueuedBytes = configuration.maxQueuedBytes
     routes.streamHeartbeat = configuration.pingInterval
     routes.openStreams = openStreams
-    let limits = RequestLimits(configuration.limits, trustedProxies: configuration.trustedProxies)
+    let limits = RequestLimits(
+      configuration.limits, trustedProxies: configuration.trustedProxies, now: configuration.limitsClock)
     routes.limits = limits
     routes.register(on: router)
     let transportLimit = configuration.maxMessageBytes * 2 + 4096

@@ -31,7 +31,7 @@ final class ServerMetrics: Sendable {
 
   /// How a user signed in.
   enum SignIn: String, CaseIterable, Sendable {
-    case guest, magicCode = "magic-code", idToken = "id-token"
+    case guest, magicCode = "magic-code", idToken = "id-token", oauth
   }
 
   init() {

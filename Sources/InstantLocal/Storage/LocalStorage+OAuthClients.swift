@@ -9,12 +9,14 @@ extension LocalStorage {
     try run("save OAuth client \(client.name) of app \(appID)") { db in
       try db.execute(
         sql: """
-          INSERT OR REPLACE INTO oauth_clients (app_id, name, provider, client_id, discovery_endpoint, audiences)
-          VALUES (?, ?, ?, ?, ?, ?)
+          INSERT OR REPLACE INTO oauth_clients
+            (app_id, name, provider, client_id, discovery_endpoint, audiences, client_secret, apple_team_id, apple_key_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
           appID, client.name, client.provider.rawValue, client.clientID, client.discoveryEndpoint?.absoluteString ?? "",
-          JSON.array(client.audiences.map(JSON.string)).serialized(),
+          JSON.array(client.audiences.map(JSON.string)).serialized(), client.clientSecret, client.appleTeamID,
+          client.appleKeyID,
         ])
     }
   }
@@ -23,7 +25,10 @@ extension LocalStorage {
   func oauthClients(_ appID: String) throws(InstantLocalError) -> [OAuthClient] {
     try run("read the OAuth clients of app \(appID)") { db in
       try Row.fetchAll(
-        db, sql: "SELECT name, provider, client_id, discovery_endpoint, audiences FROM oauth_clients WHERE app_id = ? ORDER BY name",
+        db, sql: """
+          SELECT name, provider, client_id, discovery_endpoint, audiences, client_secret, apple_team_id, apple_key_id
+          FROM oauth_clients WHERE app_id = ? ORDER BY name
+          """,
         arguments: [appID]
       ).compactMap(Self.oauthClient)
     }
@@ -47,6 +52,35 @@ extension LocalStorage {
     let audiences = (try? JSON.parse(row[4] as String))?.arrayValue?.compactMap(\.stringValue) ?? []
     // "" is the provider's own discovery document.
     return OAuthClient(
-      name: row[0], provider: provider, clientID: row[2], discoveryEndpoint: URL(string: row[3] as String), audiences: audiences)
+      name: row[0], provider: provider, clientID: row[2], discoveryEndpoint: URL(string: row[3] as String), audiences: audiences,
+      clientSecret: row[5], appleTeamID: row[6], appleKeyID: row[7])
+  }
+}
+
+/// Each app's authorized redirect origins (``RedirectOrigin``).
+extension LocalStorage {
+  func addRedirectOrigin(_ appID: String, _ origin: RedirectOrigin) throws(InstantLocalError) {
+    try run("add a redirect origin to app \(appID)") { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO redirect_origins (app_id, kind, value) VALUES (?, ?, ?)",
+        arguments: [appID, origin.kind.rawValue, origin.value])
+    }
+  }
+
+  func redirectOrigins(_ appID: String) throws(InstantLocalError) -> [RedirectOrigin] {
+    try run("read the redirect origins of app \(appID)") { db in
+      try Row.fetchAll(db, sql: "SELECT kind, value FROM redirect_origins WHERE app_id = ? ORDER BY kind, value", arguments: [appID])
+        .compactMap { row in RedirectOrigin.Kind(rawValue: row[0]).map { RedirectOrigin(kind: $0, value: row[1]) } }
+    }
+  }
+
+  /// Removes one; false when the app did not have it.
+  func removeRedirectOrigin(_ appID: String, _ origin: RedirectOrigin) throws(InstantLocalError) -> Bool {
+    try run("remove a redirect origin of app \(appID)") { db in
+      try db.execute(
+        sql: "DELETE FROM redirect_origins WHERE app_id = ? AND kind = ? AND value = ?",
+        arguments: [appID, origin.kind.rawValue, origin.value])
+      return db.changesCount > 0
+    }
   }
 }

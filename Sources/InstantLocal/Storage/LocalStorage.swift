@@ -119,6 +119,18 @@ final class LocalStorage: Sendable {
           );
           """)
     }
+    // The OAuth web flow: each client's secret, and the addresses an app's sign-in may return to.
+    migrator.registerMigration("v6 oauth web flow") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE oauth_clients ADD COLUMN client_secret TEXT;
+          ALTER TABLE oauth_clients ADD COLUMN apple_team_id TEXT;
+          ALTER TABLE oauth_clients ADD COLUMN apple_key_id TEXT;
+          CREATE TABLE redirect_origins (
+            app_id TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (app_id, kind, value)
+          );
+          """)
+    }
     let hashing = try queue.read { db in
       try !migrator.appliedIdentifiers(db).contains("v3 refresh tokens hashed")
         && (try db.tableExists("refresh_tokens")) && (try Int.fetchOne(db, sql: "SELECT count(*) FROM refresh_tokens") ?? 0) > 0

@@ -33,24 +33,18 @@ import TestSupport
   /// Runs the executable with `input` on its standard input. The waits for the child happen off
   /// the cooperative pool (see `offThePool`).
   static func run(stdin input: Data = Data(), arguments: [String] = ["--batch"]) async throws -> Output {
-    let process = Process()
-    process.executableURL = try executable()
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
     var environment = ProcessInfo.processInfo.environment
     environment["INSTAQL_FIXTURES"] = Fixture.root.path
-    process.environment = environment
-    let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
-    process.standardInput = inPipe
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    try process.run()
+    let process = try SpawnedProcess(
+      try executable().path, arguments, environment: environment, directory: packageRoot.path, input: .pipe, output: .pipe,
+      error: .pipe)
+    let (inPipe, outPipe, errPipe) = (process.standardInput!, process.standardOutput!, process.standardError!)
     // Both outputs are read while the input is written, so a full pipe cannot block the child.
-    async let outData = offThePool { outPipe.fileHandleForReading.readDataToEndOfFile() }
-    async let errData = offThePool { errPipe.fileHandleForReading.readDataToEndOfFile() }
+    async let outData = offThePool { outPipe.readDataToEndOfFile() }
+    async let errData = offThePool { errPipe.readDataToEndOfFile() }
     try await offThePool {
-      inPipe.fileHandleForWriting.write(input)
-      try inPipe.fileHandleForWriting.close()
+      inPipe.write(input)
+      try inPipe.close()
       process.waitUntilExit()
     }
     return Output(status: process.terminationStatus, stdout: await outData, stderr: String(decoding: await errData, as: UTF8.self))

@@ -13,7 +13,7 @@ final class ServerProcess {
     return nil
   }
 
-  let process = Process()
+  let process: SpawnedProcess
   let stdout = OutputBuffer()
   let stderr = OutputBuffer()
   private(set) var port = 0
@@ -21,17 +21,11 @@ final class ServerProcess {
   /// Launches the server and waits for its banner.
   init(arguments: [String]) async throws {
     guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    process = try SpawnedProcess(binary.path, arguments, output: .pipe, error: .pipe)
     let stdout = self.stdout
     let stderr = self.stderr
-    out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
-    err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
-    try process.run()
+    process.standardOutput?.readabilityHandler = { stdout.append($0.availableData) }
+    process.standardError?.readabilityHandler = { stderr.append($0.availableData) }
     let text = try await stdout.wait(for: "/runtime/session", timeout: .seconds(30))
     let match = text.split(separator: "\n").first { $0.contains("ws://") }
     let portText = match?.split(separator: ":").last?.split(separator: "/").first
@@ -40,8 +34,7 @@ final class ServerProcess {
 
   /// `kill -9`.
   func kill() {
-    Foundation.kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.kill9()
   }
 
   /// SIGTERM, for a clean stop.

@@ -15,13 +15,20 @@ final class TestOpenIDProvider: Sendable {
   let ec: P256.Signing.PrivateKey
   /// The keys the JWKS lists now (a test rotates them), and how often it was fetched.
   private let state: Locked<(keys: [JSON], fetches: Int)>
+  /// The OAuth web flow's side: what each authorization code the test grants signs in as, and
+  /// each form the token endpoint received.
+  private let grants: Locked<(tokens: [String: String], exchanges: [[String: String]])>
 
   var issuer: String { "http://127.0.0.1:\(port)" }
   var discoveryEndpoint: URL { URL(string: "\(issuer)/.well-known/openid-configuration")! }
   var jwksURI: URL { URL(string: "\(issuer)/jwks")! }
   var jwksFetches: Int { state.withLock { $0.fetches } }
 
-  private init(port: Int, rsa: _RSA.Signing.PrivateKey, ec: P256.Signing.PrivateKey, state: Locked<(keys: [JSON], fetches: Int)>) {
+  private init(
+    port: Int, rsa: _RSA.Signing.PrivateKey, ec: P256.Signing.PrivateKey, state: Locked<(keys: [JSON], fetches: Int)>,
+    grants: Locked<(tokens: [String: String], exchanges: [[String: String]])>
+  ) {
+    self.grants = grants
     self.port = port
     self.rsa = rsa
     self.ec = ec
@@ -30,7 +37,7 @@ final class TestOpenIDProvider: Sendable {
 
   /// Runs `body` with a provider serving on a free loopback port, publishing `rsa-1` and `ec-1`.
   static func with<T: Sendable>(_ body: (TestOpenIDProvider) async throws -> T) async throws -> T {
-    let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    let rsa = Self.rsaKeys[0]
     let ec = P256.Signing.PrivateKey()
     let state = Locked<(keys: [JSON], fetches: Int)>(([try jwk(rsa.publicKey, kid: "rsa-1"), jwk(ec.publicKey, kid: "ec-1")], 0))
     let router = Router()
@@ -40,7 +47,27 @@ final class TestOpenIDProvider: Sendable {
       return json([
         "issuer": .string("http://\(host)"), "jwks_uri": .string("http://\(host)/jwks"),
         "id_token_signing_alg_values_supported": ["RS256", "ES256"],
+        "authorization_endpoint": .string("http://\(host)/authorize"), "token_endpoint": .string("http://\(host)/token"),
       ])
+    }
+    let grants = Locked<(tokens: [String: String], exchanges: [[String: String]])>(([:], []))
+    router.post("/token") { request, _ -> Response in
+      let body = try await request.body.collect(upTo: 1 << 16)
+      var form: [String: String] = [:]
+      for pair in String(buffer: body).split(separator: "&") {
+        let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+        if parts.count == 2 { form[parts[0]] = parts[1] }
+      }
+      let idToken = grants.withLock { grants in
+        grants.exchanges.append(form)
+        return form["code"].flatMap { grants.tokens.removeValue(forKey: $0) }
+      }
+      guard let idToken else {
+        return Response(
+          status: .badRequest, headers: [.contentType: "application/json"],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant","error_description":"The code is unknown or used."}"#)))
+      }
+      return json(["access_token": "access", "token_type": "Bearer", "id_token": .string(idToken)])
     }
     router.get("/jwks") { _, _ -> Response in
       let keys = state.withLock { state in
@@ -59,7 +86,20 @@ final class TestOpenIDProvider: Sendable {
     defer { server.cancel() }
     var port = 0
     for await bound in ports.stream { port = bound }
-    return try await body(TestOpenIDProvider(port: port, rsa: rsa, ec: ec, state: state))
+    return try await body(TestOpenIDProvider(port: port, rsa: rsa, ec: ec, state: state, grants: grants))
+  }
+
+  /// The user signed in at the provider: `code` is exchanged (once) for `idToken`.
+  func grant(code: String, idToken: String) { grants.withLock { $0.tokens[code] = idToken } }
+
+  /// The forms the token endpoint received, in order.
+  var exchanges: [[String: String]] { grants.withLock { $0.exchanges } }
+
+  /// RSA keys made once per test process: [0] every provider's own, [1] one no provider publishes
+  /// (a forger's), [2] one a test rotates to. A 2048-bit key takes seconds to make in a debug
+  /// build, on one of the suite's two pool threads; making one per test starved the others.
+  static let rsaKeys: [_RSA.Signing.PrivateKey] = (0..<3).map { _ in
+    try! _RSA.Signing.PrivateKey(keySize: .bits2048)
   }
 
   /// Publishes these keys from now on (the provider rotated them).

@@ -1,6 +1,7 @@
 import Foundation
 import InstantCore
 import InstantLocal
+import TestSupport
 import Testing
 
 /// A real SMTP server on loopback for the mail tests: Python's `aiosmtpd` (from PyPI; `.ci/run`
@@ -12,7 +13,7 @@ struct TestSMTPServer {
   /// The certificate the server presents (trust it with ``SMTPConfiguration/trustedCertificatesFile``).
   let certificateFile: String
   private let folder: URL
-  private let process: Process
+  private let process: SpawnedProcess
 
   static let user = "mailer"
   static let password = "s3cret-pass-\(UUID().uuidString.prefix(8))"
@@ -20,11 +21,7 @@ struct TestSMTPServer {
   /// Whether the server can run here; without it mail tests are skipped (and fail when
   /// `INSTANT_REQUIRE_SMTP` is set, as in CI, so they are never skipped there unnoticed).
   static let isAvailable: Bool = {
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    probe.arguments = ["python3", "-c", "import aiosmtpd"]
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return false }
+    guard let probe = try? SpawnedProcess("python3", ["-c", "import aiosmtpd"], output: .null) else { return false }
     probe.waitUntilExit()
     let available = probe.terminationStatus == 0
     if !available, ProcessInfo.processInfo.environment["INSTANT_REQUIRE_SMTP"] != nil {
@@ -80,53 +77,34 @@ struct TestSMTPServer {
   /// `kill -9` (a child started from a pool thread may have SIGTERM blocked), then reaped by asking
   /// the kernel (Foundation's `waitUntilExit` can miss the exit and spin; see ChildProcess).
   private func stop() async {
-    let pid = process.processIdentifier
-    kill(pid, SIGKILL)
-    while process.isRunning {
-      var status: Int32 = 0
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == pid || (result == -1 && errno == ECHILD) { break }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
+    process.terminate(SIGKILL)
+    while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
     try? FileManager.default.removeItem(at: folder)
   }
 
   private static func start(security: SMTPConfiguration.Security) async throws -> TestSMTPServer {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("mail"), withIntermediateDirectories: true)
-    let (certificate, key) = (folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path)
-    let openssl = Process()
-    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    openssl.arguments = [
-      "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-      "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    ]
-    openssl.standardError = FileHandle.nullDevice
-    openssl.standardOutput = FileHandle.nullDevice
-    try openssl.run()
-    openssl.waitUntilExit()
-    #expect(openssl.terminationStatus == 0, "openssl made the test certificate")
+    let (certificate, key) = try await TestCertificate.make(in: folder)
     let script = folder.appendingPathComponent("server.py")
     try Self.script.write(to: script, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, security.rawValue, certificate, key, folder.appendingPathComponent("mail").path]
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["SMTP_USER": user, "SMTP_PASSWORD": password, "PYTHONUNBUFFERED": "1"]) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
+    let process = try SpawnedProcess(
+      "python3", [script.path, security.rawValue, certificate, key, folder.appendingPathComponent("mail").path],
+      environment: ProcessInfo.processInfo.environment.merging(
+        ["SMTP_USER": user, "SMTP_PASSWORD": password, "PYTHONUNBUFFERED": "1"]) { $1 },
+      output: .pipe)
+    let output = try #require(process.standardOutput)
     let line = try await Task.detached {
       var data = Data()
       while !data.contains(10) {
-        let chunk = output.fileHandleForReading.availableData
+        let chunk = output.availableData
         if chunk.isEmpty { break }
         data.append(chunk)
       }
       return String(decoding: data, as: UTF8.self)
     }.value
     guard let port = try? JSON.parse(line.trimmingCharacters(in: .whitespacesAndNewlines))["port"]?.numberValue else {
-      process.terminate()
+      process.kill9()
       throw CancellationError()
     }
     return TestSMTPServer(port: Int(port), security: security, certificateFile: certificate, folder: folder, process: process)

@@ -8,9 +8,9 @@ import Foundation
 /// arguments placed before the command line's, so an option on the command line wins (a list adds
 /// to the file's). Secrets are never values here: the `*-file` keys name files that hold them.
 /// Every mistake stops the server before it starts, with the file, line and key.
-struct ConfigFile {
+package struct ConfigFile {
   /// What a key's value must be.
-  enum Kind {
+  package enum Kind {
     case string
     case integer
     case flag
@@ -18,8 +18,9 @@ struct ConfigFile {
   }
 
   /// `serve`'s options by key. `ConfigFileTests` checks it against `serve --help`, so an option added
-  /// without a key here fails there.
-  static let keys: [String: Kind] = [
+  /// without a key here fails there. (In the library, at package scope, so the tests read it
+  /// in-process rather than by starting the executable for each key.)
+  package static let keys: [String: Kind] = [
     "host": .string, "port": .integer, "data": .string, "memory": .flag, "log-level": .string,
     "max-message-bytes": .integer, "max-queued-bytes": .integer, "rules": .string, "strict-apps": .flag,
     "max-upload-bytes": .integer, "public-url": .string, "unverified-id-tokens": .flag,
@@ -33,19 +34,20 @@ struct ConfigFile {
   ]
 
   /// Keys that would put a secret in the file, and where it goes instead.
-  static let secrets: [String: String] = [
+  package static let secrets: [String: String] = [
     "smtp-password": "smtp-password-file (or the environment variable INSTANT_LOCAL_SMTP_PASSWORD)",
     "metrics-token": "metrics-token-file (or the environment variable INSTANT_LOCAL_METRICS_TOKEN)",
   ]
 
   /// A mistake in the file.
-  struct Mistake: Error, CustomStringConvertible {
-    var description: String
+  package struct Mistake: Error, CustomStringConvertible {
+    package var description: String
+    init(description: String) { self.description = description }
   }
 
   /// `arguments` (after the program's name) with the file `--config` names read into them; the
   /// same arguments when there is none or the command is not `serve`.
-  static func expand(_ arguments: [String]) throws -> [String] {
+  package static func expand(_ arguments: [String]) throws -> [String] {
     let commands: Set<String> = ["apps", "backup", "restore", "help"]
     if let first = arguments.first, commands.contains(first) { return arguments }
     var path: String?
@@ -62,7 +64,7 @@ struct ConfigFile {
   }
 
   /// The arguments the file's text says, checked line by line.
-  static func arguments(_ text: String, path: String) throws -> [String] {
+  package static func arguments(_ text: String, path: String) throws -> [String] {
     var arguments: [String] = []
     var seen: [String: Int] = [:]
     for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -55,7 +55,16 @@ struct RandomInputTests {
         }
         s.send(.object(message))
       }
-      let probe = try await s.request(["op": "add-query", "q": ["goals": [:]]], timeout: .seconds(30))
+      // 400 random messages wait their turn behind the whole suite on two cores (a clean-clone CI
+      // run of f0416f9 saw 30 s pass): the bound is generous, the subject is the session's survival.
+      let probe: JSON
+      do {
+        probe = try await s.request(["op": "add-query", "q": ["goals": [:]]], timeout: .seconds(90))
+      } catch {
+        let closed = await s.mailbox.closed
+        Issue.record("no answer to the probe (the socket is \(closed ? "closed" : "open")): \(error)")
+        throw error
+      }
       #expect(probe["op"] == "add-query-ok" || probe["op"] == "add-query-exists")
       #expect(await s.mailbox.closed == false)
       let (fresh, reply) = try await server.connect()

@@ -9,7 +9,7 @@ import NIOSSL
 #endif
 
 /// ``HTTPTransport`` on SwiftNIO: one HTTP/1.1 connection per request, `https` with the system's
-/// trust roots or the certificates in ``trustedCertificatesFile`` (as ``NIOWebSocketTransport``
+/// trust roots or the certificates in ``NIOHTTPTransport/trustedCertificatesFile`` (as ``NIOWebSocketTransport``
 /// takes them, so both halves of a client trust the same server).
 public struct NIOHTTPTransport: HTTPTransport {
   /// A PEM file of the certificates to trust instead of the system's; `nil` for the system's.

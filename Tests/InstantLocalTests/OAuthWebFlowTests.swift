@@ -306,6 +306,23 @@ struct OAuthWebFlowTests {
     }
   }
 
+  @Test("A token request whose JSON body does not parse is refused by name, and spends no code")
+  func malformedTokenBody() async throws {
+    try await withApp { context in
+      let started = try await Self.start(context, pkce: nil)
+      let code = try #require(Self.value("code", try Self.appURL(try await Self.returnFromProvider(context, started))))
+      let body = "{\"app_id\": \"\(context.appID)\", \"code\": \"\(code)\""
+      let answer = try await Self.raw(
+        context.port,
+        "POST /runtime/oauth/token HTTP/1.1\r\nHost: 127.0.0.1:\(context.port)\r\nContent-Type: application/json\r\n"
+          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+      #expect(answer.status == 400)
+      #expect(answer.body.contains("param-malformed"), "\(answer.body)")
+      let user = try await context.client.exchangeOAuthCode(code: code)
+      #expect(user.email == "ann@example.com", "the refused request did not spend the code")
+    }
+  }
+
   @Test("A client without a secret has no web flow; an unknown client is record-not-found")
   func clientsWithoutSecret() async throws {
     try await withApp(secret: nil) { context in

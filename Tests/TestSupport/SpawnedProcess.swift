@@ -18,7 +18,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     case pipe
     /// `/dev/null`.
     case null
-    /// Standard error only: into standard output's pipe.
+    /// Standard error only: wherever standard output goes.
     case output
   }
 
@@ -41,38 +41,38 @@ public final class SpawnedProcess: @unchecked Sendable {
     defer { posix_spawn_file_actions_destroy(&actions) }
     var ours: [Int32] = []
     var theirs: [Int32] = []
-    func pipeEnds() throws -> (read: Int32, write: Int32) {
-      var fds: [Int32] = [0, 0]
-      guard pipe(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-      for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-      return (fds[0], fds[1])
+    /// Points the child's `fd` at `stream` (in order: `.output` copies the child's standard output,
+    /// set before it); returns the parent's end of a pipe when one was made.
+    func attach(_ stream: Stream, to fd: Int32, childReads: Bool) throws -> Int32? {
+      switch stream {
+      case .null:
+        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", childReads ? O_RDONLY : O_WRONLY, 0)
+        return nil
+      case .output:
+        posix_spawn_file_actions_adddup2(&actions, 1, fd)
+        return nil
+      case .pipe:
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        // Close-on-exec, so no other child inherits them; the dup2 gives this child its copy.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (child, parent) = childReads ? (ends[0], ends[1]) : (ends[1], ends[0])
+        posix_spawn_file_actions_adddup2(&actions, child, fd)
+        theirs.append(child)
+        ours.append(parent)
+        return parent
+      }
     }
-    var inputEnd: Int32?
-    switch input {
-    case .pipe:
-      let ends = try pipeEnds()
-      posix_spawn_file_actions_adddup2(&actions, ends.read, 0)
-      (inputEnd, ours, theirs) = (ends.write, ours + [ends.write], theirs + [ends.read])
-    default: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    }
-    var outputEnd: Int32?
-    var outputWrite: Int32?
-    switch output {
-    case .pipe:
-      let ends = try pipeEnds()
-      posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
-      (outputEnd, outputWrite, ours, theirs) = (ends.read, ends.write, ours + [ends.read], theirs + [ends.write])
-    default: posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    }
-    var errorEnd: Int32?
-    switch error {
-    case .pipe:
-      let ends = try pipeEnds()
-      posix_spawn_file_actions_adddup2(&actions, ends.write, 2)
-      (errorEnd, ours, theirs) = (ends.read, ours + [ends.read], theirs + [ends.write])
-    case .output:
-      if let outputWrite { posix_spawn_file_actions_adddup2(&actions, outputWrite, 2) }
-    case .null: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let inputEnd: Int32?
+    let outputEnd: Int32?
+    let errorEnd: Int32?
+    do {
+      inputEnd = try attach(input, to: 0, childReads: true)
+      outputEnd = try attach(output, to: 1, childReads: false)
+      errorEnd = try attach(error, to: 2, childReads: false)
+    } catch {
+      for fd in ours + theirs { close(fd) }
+      throw error
     }
     guard let closeFrom = SpawnActions.addCloseFrom else { throw POSIXError(.ENOSYS) }
     _ = closeFrom(&actions, 3)

@@ -3,6 +3,8 @@ import Foundation
 
 /// An app's admin token: a random UUID, shown once when it is made and stored only as its
 /// SHA-256 (a token has 122 random bits, so a fast hash is enough: nothing can be guessed from it).
+/// Its ``sha256(_:)`` and ``matches(_:sha256:)`` are how every secret the server keeps is hashed and
+/// checked: refresh tokens, magic codes, OAuth states, cookies and codes, the metrics token.
 enum AdminToken {
   /// A new token.
   static func generate() -> String { UUID().uuidString.lowercased() }

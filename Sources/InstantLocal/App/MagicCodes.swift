@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// One app's magic codes, as the reference server keeps them (docs/instant-local.md, "Magic
@@ -41,7 +40,7 @@ struct MagicCodes {
     var generator = SystemRandomNumberGenerator()
     let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
     forgetExpired(email, now)
-    codes[email, default: [:]][Self.hash(code)] = now
+    codes[email, default: [:]][AdminToken.sha256(code)] = now
     return code
   }
 
@@ -49,13 +48,13 @@ struct MagicCodes {
   /// call ``use(_:for:)``).
   mutating func check(_ code: String, for email: String, now: Date) throws(Refusal) {
     try Self.count(&tries, email, now, limits)
-    guard let sent = codes[email]?[Self.hash(code)] else { throw .notFound }
+    guard let sent = codes[email]?[AdminToken.sha256(code)] else { throw .notFound }
     guard now.timeIntervalSince(sent) <= limits.expiry.seconds else { throw .expired }
   }
 
   /// Uses `code` up: it is valid no more.
   mutating func use(_ code: String, for email: String) {
-    codes[email]?.removeValue(forKey: Self.hash(code))
+    codes[email]?.removeValue(forKey: AdminToken.sha256(code))
     if codes[email]?.isEmpty == true { codes.removeValue(forKey: email) }
   }
 
@@ -76,9 +75,5 @@ struct MagicCodes {
     guard bucket.count < limits.perHour else { throw .rateLimited }
     bucket.count += 1
     buckets[email] = bucket
-  }
-
-  private static func hash(_ code: String) -> String {
-    SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined()
   }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import InstantCore
 import OrderedCollections
@@ -67,7 +66,7 @@ struct IDTokenCheck {
     if inToken == sent { return }
     guard let inToken else { throw invalid("The id_token is missing a nonce.") }
     guard let sent else { throw invalid("The nonce parameter was not provided in the request.") }
-    let hashed = SHA256.hash(data: Data(sent.utf8)).map { String(format: "%02x", $0) }.joined()
+    let hashed = AdminToken.sha256(sent)
     guard inToken == hashed else { throw invalid("The nonces do not match.") }
   }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import OrderedCollections
 
@@ -55,13 +54,13 @@ actor OAuthFlows {
     guard started.count < capacity else { return nil }
     let state = Self.random()
     let cookie = Self.random()
-    started[Self.hash(state)] = flow(Self.hash(cookie), now)
+    started[AdminToken.sha256(state)] = flow(AdminToken.sha256(cookie), now)
     return (state, cookie)
   }
 
   /// The flow `state` names, removed (a state is used once); `.expired` past its lifetime.
   func finish(state: String) -> Result<Started, Refusal>? {
-    guard let flow = started.removeValue(forKey: Self.hash(state)) else { return nil }
+    guard let flow = started.removeValue(forKey: AdminToken.sha256(state)) else { return nil }
     guard now().timeIntervalSince(flow.at) <= Self.startLifetime else { return .failure(.expired) }
     return .success(flow)
   }
@@ -72,13 +71,13 @@ actor OAuthFlows {
     Self.dropExpired(&issued, before: now.addingTimeInterval(-Self.codeLifetime), at: \.at)
     guard issued.count < capacity else { return nil }
     let code = Self.random()
-    issued[Self.hash(code)] = grant(now)
+    issued[AdminToken.sha256(code)] = grant(now)
     return code
   }
 
   /// The grant `code` names, removed first whatever happens next (a code is used once).
   func redeem(code: String) -> Result<Issued, Refusal>? {
-    guard let grant = issued.removeValue(forKey: Self.hash(code)) else { return nil }
+    guard let grant = issued.removeValue(forKey: AdminToken.sha256(code)) else { return nil }
     guard now().timeIntervalSince(grant.at) <= Self.codeLifetime else { return .failure(.expired) }
     return .success(grant)
   }
@@ -95,8 +94,4 @@ actor OAuthFlows {
 
   /// A random UUID, lowercased: what the reference uses for states, cookies and codes.
   static func random() -> String { UUID().uuidString.lowercased() }
-
-  static func hash(_ text: String) -> String {
-    SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
-  }
 }

@@ -73,10 +73,13 @@ extension HTTPRoutes {
     do throws(ServerError) {
       var params = Self.query(request)
       var body: JSON = [:]
-      if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
+      // Fields come from the query, a form or a JSON body, as on the reference; a JSON body that
+      // does not parse is refused by name rather than read as no fields.
+      let contentType = request.headers[.contentType] ?? ""
+      if contentType.hasPrefix("application/x-www-form-urlencoded") {
         params.merge(try await formFields(request)) { _, posted in posted }
-      } else if request.headers[.contentLength] != "0" {
-        body = (try? await jsonBody(request)) ?? [:]
+      } else if contentType.hasPrefix("application/json") {
+        body = try await jsonBody(request)
         for (key, value) in body.objectValue ?? [:] { if let text = value.stringValue { params[key] = text } }
       }
       let app = try await signInApp(id: pathAppID ?? params["app_id"], key: "app_id", client: client)

@@ -98,7 +98,7 @@ struct OAuthWebFlow: Sendable {
     }
     guard case let .success(flow) = found else { return .failure(OpenIDDirectory.oauthError("The request is expired.")) }
     guard let sent = Self.sessionCookie(cookie) else { return .failure(OpenIDDirectory.oauthError("Missing cookie.")) }
-    guard Self.constantTimeEqual(OAuthFlows.hash(sent), flow.cookieHash) else {
+    guard AdminToken.matches(sent, sha256: flow.cookieHash) else {
       return .failure(OpenIDDirectory.oauthError("Mismatch in OAuth request cookie."))
     }
     func back(_ fields: [(String, String)]) -> Landing {
@@ -179,7 +179,10 @@ struct OAuthWebFlow: Sendable {
       default: throw OpenIDDirectory.oauthError("Unknown code challenge method.")
       }
       let given = method == "S256" ? challenge.replacingOccurrences(of: "=", with: "") : challenge
-      guard constantTimeEqual(given, expected) else { throw invalid("The code_challenge and code_verifier do not match.") }
+      // Compared as digests, in constant time.
+      guard AdminToken.matches(given, sha256: AdminToken.sha256(expected)) else {
+        throw invalid("The code_challenge and code_verifier do not match.")
+      }
     }
   }
 
@@ -229,11 +232,5 @@ struct OAuthWebFlow: Sendable {
   static func nonBlank(_ text: String?) -> String? {
     guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
     return text
-  }
-
-  static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let (x, y) = (Array(a.utf8), Array(b.utf8))
-    guard x.count == y.count else { return false }
-    return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
   }
 }

@@ -23,6 +23,9 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
+  @Option(help: "Log lines as text, or as json: one JSON object per line, with each line's fields as keys (for a log collector).")
+  var logFormat = "text"
+
   // `.unconditional`, so a negative number reaches `validate()` rather than reading as a flag.
   @Option(parsing: .unconditional, help: "The largest message a session may send, in bytes.")
   var maxMessageBytes = 4 << 20
@@ -142,6 +145,7 @@ struct Serve: AsyncParsableCommand {
     for proxy in trustedProxies where !Self.isIPAddress(proxy) {
       throw ValidationError("--trusted-proxy must be an IP address such as 127.0.0.1, got \(proxy)")
     }
+    guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json, got \(logFormat)") }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
     }
@@ -166,7 +170,13 @@ struct Serve: AsyncParsableCommand {
 
   func run() async throws {
     let level = Logger.Level(rawValue: logLevel) ?? .info
+    let json = logFormat == "json"
     LoggingSystem.bootstrap { label in
+      if json {
+        var handler = JSONLogHandler(label: label)
+        handler.logLevel = level
+        return handler
+      }
       var handler = StreamLogHandler.standardError(label: label)
       handler.logLevel = level
       return handler

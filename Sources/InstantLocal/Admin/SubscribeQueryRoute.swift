@@ -41,7 +41,9 @@ extension HTTPRoutes {
     let heartbeat = streamHeartbeat
     let id = UUID().uuidString.lowercased()
     let sink = SessionSink(maxQueuedBytes: maxQueuedBytes) { queued in
-      logger.warning("a subscribe-query stream's unread messages passed \(maxQueuedBytes) bytes (\(queued)): closing it")
+      logger.warning(
+        "a subscribe-query stream's reader is too slow: closing it",
+        metadata: ["stream_id": "\(id)", "queued_bytes": "\(queued)", "max_queued_bytes": "\(maxQueuedBytes)"])
     }
     await app.openQueryStream(id: id, sink: sink, asker: actor, q: query, inference: inference)
     let streams = openStreams
@@ -74,7 +76,7 @@ extension HTTPRoutes {
         }
         try await writer.finish(nil)
       } catch {
-        logger.debug("subscribe-query stream \(id) ended: \(error)")
+        logger.debug("subscribe-query stream ended", metadata: ["stream_id": "\(id)", "error": "\(error)"])
       }
       streams.remove(id)
       await app.closeSession(id)

@@ -38,7 +38,7 @@ extension AppDatabase {
     }
     if keepsPlainCodes {
       plainCodes[email] = code
-      logger.notice("magic code for \(email) in app \(appID): \(code) (no mailer configured: codes are logged)")
+      logger.notice("magic code for \(email): \(code) (no mailer configured: codes are logged)")
     }
     return code
   }

@@ -203,7 +203,9 @@ extension AppDatabase {
   private func rerun(_ q: JSON, for record: SessionRecord) -> Result<QueryEvaluation, ServerError> {
     let outcome = evaluation(q, for: record.asker, shape: record.resultShape)
     if case let .failure(error) = outcome {
-      logger.warning("subscribed query \(q.serialized()) in app \(appID) failed after tx \(processedTxID): \(error.message)")
+      logger.warning(
+        "a subscribed query failed",
+        metadata: ["query": "\(q.serialized())", "tx_id": "\(processedTxID)", "error": "\(error.message)"])
     }
     return outcome
   }

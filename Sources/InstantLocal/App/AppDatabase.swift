@@ -248,7 +248,7 @@ actor AppDatabase {
     do {
       txID = try storage.commit(appID: appID, changes: changes, now: now, extra: extra)
     } catch {
-      logger.error("\(error); the transaction was rolled back")
+      logger.error("a transaction could not be saved and was rolled back", metadata: ["error": "\(error)"])
       store.revert(changes)
       throw .serverFault("The transaction could not be saved: \(error)")
     }

@@ -54,12 +54,15 @@ actor AppRegistry {
       throw .serverFault("The app could not be loaded: \(error)")
     }
     guard let snapshot = loaded else { throw .recordNotFound("app", args: ["id": .string(appID)]) }
+    // Every line an app logs names it.
+    var appLogger = logger
+    appLogger[metadataKey: "app_id"] = "\(appID)"
     let app = AppDatabase(
       appID: appID, snapshot: snapshot, processedTxID: lastTxID, storage: storage,
-      rules: serverRules ?? Self.compiled(snapshot.rules, appID: appID, logger: logger), files: files,
-      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, metrics: metrics, logger: logger)
+      rules: serverRules ?? Self.compiled(snapshot.rules, logger: appLogger), files: files,
+      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, metrics: metrics, logger: appLogger)
     apps[appID] = app
-    logger.info("loaded app \(appID): \(snapshot.attrs.count) attrs, \(snapshot.triples.count) triples")
+    appLogger.info("loaded app", metadata: ["attrs": "\(snapshot.attrs.count)", "triples": "\(snapshot.triples.count)"])
     return app
   }
 
@@ -84,7 +87,7 @@ actor AppRegistry {
     serverRules = rules
     for (appID, app) in apps {
       let own = rules == nil ? try? storage.rules(appID) : nil
-      await app.setRules(rules ?? Self.compiled(own ?? nil, appID: appID, logger: logger))
+      await app.setRules(rules ?? Self.compiled(own ?? nil, logger: app.logger))
     }
   }
 
@@ -131,12 +134,14 @@ actor AppRegistry {
   /// An app's stored rules, compiled. Stored rules were checked when they were saved; if they no
   /// longer compile (a file edited by hand), the app fails closed: it denies every request that is
   /// not an admin's until new rules are pushed.
-  private static func compiled(_ code: JSON?, appID: String, logger: Logger) -> PermissionRules? {
+  private static func compiled(_ code: JSON?, logger: Logger) -> PermissionRules? {
     guard let code else { return nil }
     do {
       return try PermissionRules(code)
     } catch {
-      logger.error("the stored rules of app \(appID) do not compile, so it denies everything until new rules are pushed: \(error)")
+      logger.error(
+        "the app's stored rules do not compile, so it denies everything until new rules are pushed",
+        metadata: ["error": "\(error)"])
       return try? PermissionRules(["$default": ["allow": ["$default": "false"]]])
     }
   }

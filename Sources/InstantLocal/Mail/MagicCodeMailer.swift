@@ -26,10 +26,10 @@ struct MagicCodeMailer: Sendable {
     do {
       try await smtp.send(message)
       metrics?.mail(sent: true)
-      logger.info("magic code emailed to \(email) for app \(appID)")
+      logger.info("magic code emailed", metadata: ["app_id": "\(appID)", "to": "\(email)"])
     } catch {
       metrics?.mail(sent: false)
-      logger.error("magic code email to \(email) for app \(appID) not sent: \(error)")
+      logger.error("magic code email not sent", metadata: ["app_id": "\(appID)", "to": "\(email)", "error": "\(error)"])
       throw ServerError("email-send-failed", message: "We weren't able to send the email.", status: 500)
     }
   }

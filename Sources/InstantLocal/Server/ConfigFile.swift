@@ -21,7 +21,7 @@ package struct ConfigFile {
   /// without a key here fails there. (In the library, at package scope, so the tests read it
   /// in-process rather than by starting the executable for each key.)
   package static let keys: [String: Kind] = [
-    "host": .string, "port": .integer, "data": .string, "memory": .flag, "log-level": .string,
+    "host": .string, "port": .integer, "data": .string, "memory": .flag, "log-level": .string, "log-format": .string,
     "max-message-bytes": .integer, "max-queued-bytes": .integer, "rules": .string, "strict-apps": .flag,
     "max-upload-bytes": .integer, "public-url": .string, "unverified-id-tokens": .flag,
     "smtp-host": .string, "smtp-port": .integer, "smtp-security": .string, "smtp-user": .string,

@@ -31,7 +31,7 @@ struct SessionRoute: Sendable {
           peer: channel.remoteAddress?.ipAddress ?? "", forwardedFor: request.headers[values: .xForwardedFor]),
         origin: request.headers[.origin] ?? "")
       if let refusal = limits.connections.open(peer.ip) {
-        logger.notice("refused a connection from \(peer.ip): \(refusal.reason)")
+        logger.notice("refused a connection", metadata: ["peer": "\(peer.ip)", "reason": "\(refusal.reason)"])
         try await outbound.close(.unknown(Self.tryAgainLater), reason: refusal.reason)
         return
       }
@@ -51,7 +51,8 @@ struct SessionRoute: Sendable {
       // The socket is closed outright: a close frame would wait behind what the reader is not
       // reading. The session then ends as after any disconnect, and the client reconnects.
       logger.warning(
-        "a session's unread messages passed \(maxQueuedBytes) bytes (\(queued)); its reader is too slow: closing the socket")
+        "a session's reader is too slow: closing the socket",
+        metadata: ["peer": "\(peer.ip)", "queued_bytes": "\(queued)", "max_queued_bytes": "\(maxQueuedBytes)"])
       metrics?.slowReaderClosed()
       channel.close(promise: nil)
     }
@@ -79,7 +80,7 @@ struct SessionRoute: Sendable {
           }
         }
       } catch {
-        logger.debug("session \(sessionID) ended: \(error)")
+        logger.debug("session ended", metadata: ["session_id": "\(sessionID)", "error": "\(error)"])
       }
       frames.finish()
       await handler.value

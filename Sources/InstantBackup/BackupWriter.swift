@@ -40,6 +40,9 @@ public struct BackupWriter {
   /// `config.json` `emailTemplates`: the app's emails as the reference lists them
   /// (`{type, subject, body, name, email}`, `type` `"magic-code"`); none by default.
   public var emailTemplates: [JSON] = []
+  /// `config.json` `authorizedRedirectOrigins`: where the app's OAuth sign-in may return, as the
+  /// reference lists them (`{service, params}`); none by default.
+  public var authorizedRedirectOrigins: [JSON] = []
   /// The file holding the blob of a `$files` row, by its `location-id`; `nil` when there is none
   /// (which refuses the backup: a restore needs every blob).
   public var blobURL: (_ locationID: String) throws -> URL?
@@ -151,7 +154,7 @@ public struct BackupWriter {
       "rules": rules ?? .null,
       "webhooks": [],
       "emailTemplates": .array(emailTemplates),
-      "authorizedRedirectOrigins": [],
+      "authorizedRedirectOrigins": .array(authorizedRedirectOrigins),
       "title": .string(title),
       "appId": .string(appID),
       "backupAt": .string(ISOInstant.string(backupAt)),

@@ -58,6 +58,12 @@ struct Restore: ParsableCommand {
     if report.emailTemplate {
       lines.append("magic-code email restored (its sender is not: `apps email-template set --sender-email` sets one)")
     }
+    if !report.redirectOrigins.isEmpty {
+      lines.append("redirect origins restored: \(report.redirectOrigins.map(\.value).joined(separator: ", "))")
+    }
+    for skipped in report.skippedRedirectOrigins {
+      lines.append("redirect origin not restored: \(skipped)")
+    }
     print(lines.joined(separator: "\n"))
   }
 }

@@ -36,6 +36,17 @@ extension AppCatalog {
     try storage.oauthClients(try existingAppID(appID))
   }
 
+  /// Makes the app's OAuth provider `name` (the admin API's `oauth_service_providers`), for
+  /// clients to be made under: `google`, `apple`, or the name of an OpenID Connect provider.
+  public func addOAuthProvider(appID: String, name: String) throws(InstantLocalError) {
+    try storage.addOAuthProvider(try existingAppID(appID), name: name)
+  }
+
+  /// The app's OAuth providers: those made on their own and those of its clients, by name.
+  public func oauthProviders(appID: String) throws(InstantLocalError) -> [String] {
+    try storage.oauthProviders(try existingAppID(appID))
+  }
+
   /// Removes the app's client named `name`.
   ///
   /// - Throws: ``InstantLocalError/invalidApp(_:)`` when there is no such app or client.

@@ -44,6 +44,10 @@ extension AppCatalog {
     if let template = try storage.emailTemplate(appID) {
       writer.emailTemplates = [template.backupJSON]
     }
+    writer.authorizedRedirectOrigins = try storage.redirectOrigins(appID).map { origin in
+      let (service, params) = origin.service
+      return ["service": .string(service), "params": .array(params.map(JSON.string))]
+    }
     do {
       let summary = try writer.write(to: archive)
       return BackupReport(
@@ -68,6 +72,11 @@ extension AppCatalog {
     /// Whether the backup's magic-code email was restored (one with `{code}` in its subject and
     /// body; its sender is not).
     public var emailTemplate = false
+    /// The backup's redirect origins (`authorizedRedirectOrigins`) restored.
+    public var redirectOrigins: [RedirectOrigin] = []
+    /// Its origins not restored, each with why: a `vercel` or `netlify` project (every deployment
+    /// of it; add each deployment's host), or one not valid here.
+    public var skippedRedirectOrigins: [String] = []
   }
 
   /// Makes a new app from a backup: its schema, data, `$users` (who sign in again), rules and
@@ -123,8 +132,23 @@ extension AppCatalog {
     // leaves from (`apps email-template set --sender-email`), not carried from another server.
     let template = plan.config["emailTemplates"]?.arrayValue?.lazy.compactMap(EmailTemplate.init(backupJSON:)).first
     if let template { try storage.saveEmailTemplate(id, template) }
-    return RestoreReport(
+    var report = RestoreReport(
       app: CreatedApp(id: id, title: name, adminToken: token), counts: plan.entityCounts, skipped: plan.skipped,
       files: plan.blobs.count, emailTemplate: template != nil)
+    // A generic host becomes an https origin (http on loopback): here an origin has one scheme.
+    for entry in plan.config["authorizedRedirectOrigins"]?.arrayValue ?? [] {
+      let service = entry["service"]?.stringValue ?? ""
+      let params = entry["params"]?.arrayValue?.compactMap(\.stringValue) ?? []
+      let origin: RedirectOrigin
+      do {
+        origin = try RedirectOrigin.fromService(service, params: params)
+      } catch {
+        report.skippedRedirectOrigins.append("\(service) \(params.joined(separator: " ")): \(error.message)")
+        continue
+      }
+      try storage.addRedirectOrigin(id, origin)
+      report.redirectOrigins.append(origin)
+    }
+    return report
   }
 }

@@ -130,6 +130,7 @@ struct HTTPRoutes: Sendable {
     registerSubscribeQuery(on: router)
     registerDash(on: router)
     registerSchemaPush(on: router)
+    registerAuthSettings(on: router)
     registerStorage(on: router)
     registerLegacyStorage(on: router)
   }

@@ -33,10 +33,16 @@ public struct OAuthClient: Sendable, Equatable {
   public var appleTeamID: String?
   public var appleKeyID: String?
 
+  /// The provider's name in the admin API (`oauth_service_providers`): `google` and `apple` for
+  /// theirs; for an `oidc` client the name it was made under (`oidc` when none was given).
+  public var providerName: String { provider == .oidc ? (oidcProviderName ?? Provider.oidc.rawValue) : provider.rawValue }
+  private var oidcProviderName: String?
+
   public init(
     name: String, provider: Provider, clientID: String, discoveryEndpoint: URL? = nil, audiences: [String] = [],
-    clientSecret: String? = nil, appleTeamID: String? = nil, appleKeyID: String? = nil
+    clientSecret: String? = nil, appleTeamID: String? = nil, appleKeyID: String? = nil, providerName: String? = nil
   ) {
+    self.oidcProviderName = provider == .oidc ? providerName : nil
     self.name = name
     self.provider = provider
     self.clientID = clientID

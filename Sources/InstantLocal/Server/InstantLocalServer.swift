@@ -1,6 +1,7 @@
 public import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import NIOConcurrencyHelpers
 public import InstantCore
 import InstantPermissions
 public import Logging
@@ -39,6 +40,10 @@ public actor InstantLocalServer {
   let openIDDirectory = OpenIDDirectory()
   /// OAuth web sign-ins under way.
   let oauthFlows = OAuthFlows()
+  /// Every HTTP route served, as `(method, path)` with its `:parameters` (for tests that go
+  /// through them all); filled when the server starts.
+  private nonisolated let routeList = NIOLockedValueBox<[(method: String, path: String)]>([])
+  nonisolated var httpRoutes: [(method: String, path: String)] { routeList.withLockedValue { $0 } }
 
   /// Opens the storage; call ``start()`` or ``run(onListening:)`` to serve.
   public init(
@@ -258,6 +263,7 @@ public actor InstantLocalServer {
       configuration.limits, trustedProxies: configuration.trustedProxies, now: configuration.limitsClock)
     routes.limits = limits
     routes.register(on: router)
+    routeList.withLockedValue { $0 = router.routes.map { (method: $0.method.rawValue, path: $0.path.description) } }
     let transportLimit = configuration.maxMessageBytes * 2 + 4096
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,

@@ -10,13 +10,14 @@ extension LocalStorage {
       try db.execute(
         sql: """
           INSERT OR REPLACE INTO oauth_clients
-            (app_id, name, provider, client_id, discovery_endpoint, audiences, client_secret, apple_team_id, apple_key_id)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            (app_id, name, provider, client_id, discovery_endpoint, audiences, client_secret, apple_team_id, apple_key_id,
+             provider_name)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
           appID, client.name, client.provider.rawValue, client.clientID, client.discoveryEndpoint?.absoluteString ?? "",
           JSON.array(client.audiences.map(JSON.string)).serialized(), client.clientSecret, client.appleTeamID,
-          client.appleKeyID,
+          client.appleKeyID, client.provider == .oidc ? client.providerName : nil,
         ])
     }
   }
@@ -26,7 +27,8 @@ extension LocalStorage {
     try run("read the OAuth clients of app \(appID)") { db in
       try Row.fetchAll(
         db, sql: """
-          SELECT name, provider, client_id, discovery_endpoint, audiences, client_secret, apple_team_id, apple_key_id
+          SELECT name, provider, client_id, discovery_endpoint, audiences, client_secret, apple_team_id, apple_key_id,
+            provider_name
           FROM oauth_clients WHERE app_id = ? ORDER BY name
           """,
         arguments: [appID]
@@ -53,7 +55,22 @@ extension LocalStorage {
     // "" is the provider's own discovery document.
     return OAuthClient(
       name: row[0], provider: provider, clientID: row[2], discoveryEndpoint: URL(string: row[3] as String), audiences: audiences,
-      clientSecret: row[5], appleTeamID: row[6], appleKeyID: row[7])
+      clientSecret: row[5], appleTeamID: row[6], appleKeyID: row[7], providerName: row[8])
+  }
+
+  /// Makes the app's provider `name` (nothing when it has it).
+  func addOAuthProvider(_ appID: String, name: String) throws(InstantLocalError) {
+    try run("add OAuth provider \(name) to app \(appID)") { db in
+      try db.execute(sql: "INSERT OR IGNORE INTO oauth_providers (app_id, name) VALUES (?, ?)", arguments: [appID, name])
+    }
+  }
+
+  /// The app's providers: those made on their own and those of its clients, by name.
+  func oauthProviders(_ appID: String) throws(InstantLocalError) -> [String] {
+    let own = try run("read the OAuth providers of app \(appID)") { db in
+      try String.fetchAll(db, sql: "SELECT name FROM oauth_providers WHERE app_id = ?", arguments: [appID])
+    }
+    return Set(own + (try oauthClients(appID)).map(\.providerName)).sorted()
   }
 }
 

@@ -131,6 +131,15 @@ final class LocalStorage: Sendable {
           );
           """)
     }
+    // The admin API's OAuth providers (docs/admin.md, "Sign-in settings"): a provider made before
+    // its clients, and the provider an OpenID Connect client belongs to.
+    migrator.registerMigration("v7 oauth providers") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE oauth_clients ADD COLUMN provider_name TEXT;
+          CREATE TABLE oauth_providers (app_id TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (app_id, name));
+          """)
+    }
     let hashing = try queue.read { db in
       try !migrator.appliedIdentifiers(db).contains("v3 refresh tokens hashed")
         && (try db.tableExists("refresh_tokens")) && (try Int.fetchOne(db, sql: "SELECT count(*) FROM refresh_tokens") ?? 0) > 0

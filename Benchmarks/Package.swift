@@ -50,6 +50,17 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // instant-local behind nginx with TLS: 1,000 sessions' refresh latency and RSS, sign-ins a
+    // second: `swift run -c release instant-local-tls-bench 1000 100 2000`.
+    .executableTarget(
+      name: "instant-local-tls-bench",
+      dependencies: [
+        .product(name: "InstantCore", package: "sharing-instant"),
+        .product(name: "InstantDB", package: "sharing-instant"),
+        .product(name: "InstantLocal", package: "sharing-instant"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     // The lag of the terminal demos' 500th change (two `todos` processes; Foundation only):
     // `swift run -c release demo-lag-bench ../.build/release 500`.
     .executableTarget(name: "demo-lag-bench"),

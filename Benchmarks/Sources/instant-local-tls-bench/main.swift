@@ -12,7 +12,8 @@
 //    count the pair as one.
 //
 // Run: swift build -c release --product instant-local-tls-bench && .build/release/instant-local-tls-bench
-// (nginx and openssl on the PATH or in /usr/sbin).
+// (nginx and openssl in /usr/sbin or /usr/bin). nginx is stopped at the end; if the bench stops on
+// an error instead, `pkill -9 -f 'nginx -c /tmp/tls-bench'` stops it.
 import Foundation
 import InstantCore
 import InstantDB
@@ -94,7 +95,6 @@ final class Reader: @unchecked Sendable {
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
 let certificate = folder.appendingPathComponent("cert.pem").path
 let key = folder.appendingPathComponent("key.pem").path
 try run("openssl", [
@@ -150,7 +150,13 @@ nginx.arguments = ["-c", "\(path)/nginx.conf", "-p", path, "-e", "\(path)/error.
 nginx.standardOutput = FileHandle.nullDevice
 nginx.standardError = FileHandle.nullDevice
 try nginx.run()
-defer { nginx.terminate() }
+/// Stops nginx (SIGKILL: a child started from a pool thread may have SIGTERM blocked) and removes
+/// the bench's files; `main.swift`'s top-level `defer` does not run when the program ends.
+func cleanUp() {
+  kill(nginx.processIdentifier, SIGKILL)
+  nginx.waitUntilExit()
+  try? FileManager.default.removeItem(at: folder)
+}
 
 // INSTANT_TLS_BENCH_DIRECT=1: the sessions skip nginx (plain ws:// to the server), for comparison.
 let direct = ProcessInfo.processInfo.environment["INSTANT_TLS_BENCH_DIRECT"] == "1"
@@ -168,7 +174,8 @@ func connected() async throws -> (any WebSocketConnection, Reader) {
       try await Task.sleep(for: .milliseconds(25))  // nginx starting
     }
   }
-  fatalError("unreachable")
+  cleanUp()
+  fatalError("no session through nginx on port \(port)")
 }
 
 // The query's entities, written by the admin.
@@ -258,3 +265,4 @@ for (name, base) in [("through nginx (TLS)", "https://127.0.0.1:\(port)"), ("str
 }
 await writer.close()
 await server.stop()
+cleanUp()

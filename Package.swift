@@ -55,7 +55,12 @@ let package = Package(
   ],
   targets: [
     // A seeded random number generator, `eventually` and other helpers shared by the test targets.
-    .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
+    // Child processes started with posix_spawn (not Foundation's Process, which can crash the
+    // parent on Linux): the tests' servers and tools, and the chaos run's clients.
+    .target(name: "ChildProcesses"),
+    .target(
+      name: "TestSupport", dependencies: ["ChildProcesses", .product(name: "Logging", package: "swift-log")],
+      path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     // Common Expression Language: parses and evaluates InstantDB permission rules. No dependencies.
     .target(name: "CEL"),
@@ -312,6 +317,7 @@ let package = Package(
     .target(
       name: "InstantChaos",
       dependencies: [
+        "ChildProcesses",
         "InstantCore",
         "InstantDB",
         "InstantLocal",

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -5,7 +6,7 @@ import NIOConcurrencyHelpers
 /// It exits by itself when its stdin closes (the parent died), so a failed run leaves no orphan.
 final class ChildProcess: Sendable {
   let name: String
-  private let process: Process
+  private let process: SpawnedProcess
   private let input: FileHandle
   private let inbox: LineInbox
 
@@ -15,20 +16,17 @@ final class ChildProcess: Sendable {
 
   init(name: String, executable: URL, arguments: [String], quiet: Bool) throws {
     self.name = name
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    if quiet { process.standardError = FileHandle.nullDevice }
-    try process.run()
+    // posix_spawn, not Foundation's Process: on Linux Process.run() can crash the parent
+    // (swift-corelibs-foundation #5472; a CI run of the suite met it here).
+    let process = try SpawnedProcess(
+      executable.path, arguments, input: .pipe, output: .pipe, error: quiet ? .null : .inherit)
+    guard let input = process.standardInput, let output = process.standardOutput else {
+      throw Failure(description: "\(name): its standard input and output were not connected")
+    }
     self.process = process
-    input = stdin.fileHandleForWriting
+    self.input = input
     let inbox = LineInbox()
     self.inbox = inbox
-    let output = stdout.fileHandleForReading
     let reader = Thread {
       var pending = Data()
       while true {
@@ -83,18 +81,10 @@ final class ChildProcess: Sendable {
     await kill9()
   }
 
-  /// Waits until it has exited and is reaped. Not `Process.waitUntilExit`: Foundation on Linux can
-  /// miss a child's exit, and then the child stays a zombie and `waitUntilExit` spins forever (a CI
-  /// run hung that way after a `kill -9` fault). The kernel is asked directly instead: a zombie
-  /// Foundation missed is reaped here; one it reaped is reported as no longer its child.
+  /// Waits until it has exited and is reaped (``SpawnedProcess/isRunning`` reaps it), polling:
+  /// a blocking wait would hold a thread of the cooperative pool.
   private func reap() async {
-    let pid = process.processIdentifier
-    while process.isRunning {
-      var status: Int32 = 0
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == pid || (result == -1 && errno == ECHILD) { return }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
+    while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
   }
 }
 

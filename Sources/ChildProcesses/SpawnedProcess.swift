@@ -4,7 +4,8 @@ public import Foundation
   public import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, for the tests' servers, tools and executables.
+/// A child process started with `posix_spawn`: the tests' servers, tools and executables, and the
+/// chaos run's client processes.
 ///
 /// Not Foundation's `Process`: on Linux `Process.run()` can crash the whole test process, reading
 /// past a buffer while it lists `/proc/self/fd` to close the child's descriptors
@@ -20,6 +21,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     case null
     /// Standard error only: wherever standard output goes.
     case output
+    /// The parent's own.
+    case inherit
   }
 
   public let processIdentifier: pid_t
@@ -50,6 +53,8 @@ public final class SpawnedProcess: @unchecked Sendable {
         return nil
       case .output:
         posix_spawn_file_actions_adddup2(&actions, 1, fd)
+        return nil
+      case .inherit:
         return nil
       case .pipe:
         var ends: [Int32] = [0, 0]

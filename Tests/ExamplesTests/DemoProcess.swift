@@ -13,9 +13,8 @@ import TestSupport
 /// the screen (the plain-text frames a demo prints when stdout is not a terminal).
 final class DemoProcess: @unchecked Sendable {
   let label: String
-  private let process = Process()
-  private let input = Pipe()
-  private let output = Pipe()
+  private let process: SpawnedProcess
+  private let input: FileHandle
   private let lock = NSLock()
   private var buffer = Data()
   private var outputEnded = false
@@ -35,16 +34,18 @@ final class DemoProcess: @unchecked Sendable {
   init(_ executable: String, _ arguments: [String], label: String) throws {
     signal(SIGPIPE, SIG_IGN)
     self.label = label
-    process.executableURL = Self.buildDirectory.appendingPathComponent(executable)
-    process.arguments = arguments
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = output
+    // posix_spawn, not Foundation's Process, whose run() can crash the test process on Linux
+    // (swift-corelibs-foundation #5472; docs/reliability.md).
+    process = try SpawnedProcess(
+      Self.buildDirectory.appendingPathComponent(executable).path, arguments, input: .pipe, output: .pipe, error: .output)
+    guard let input = process.standardInput, let reader = process.standardOutput else {
+      throw DemoProcessFailure("\(label): its standard input and output were not connected")
+    }
+    self.input = input
     // Read on a thread of its own rather than with `readabilityHandler`: a dispatch source
     // still registered when the pipe's descriptor is closed (on `stop()`, then deinit) crashed
     // libdispatch's event loop now and then. The thread holds the handle, so the descriptor
     // stays open until the thread has read the end of the output.
-    let reader = output.fileHandleForReading
     Thread { [weak self] in
       while true {
         let data = reader.availableData
@@ -56,7 +57,6 @@ final class DemoProcess: @unchecked Sendable {
         if ended { return }
       }
     }.start()
-    try process.run()
   }
 
   deinit { stop() }
@@ -72,12 +72,12 @@ final class DemoProcess: @unchecked Sendable {
 
   /// Types `keys` (bytes on the demo's stdin, as a terminal in raw mode sends them).
   func type(_ keys: String) {
-    try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
+    try? input.write(contentsOf: Data(keys.utf8))
   }
 
   /// Closes stdin (Ctrl-D at the end of a pipe).
   func closeInput() {
-    try? input.fileHandleForWriting.close()
+    try? input.close()
   }
 
   /// Waits until the newest frame satisfies `holds` — or, with `since`, any frame from that index

@@ -16,8 +16,8 @@ import OrderedCollections
 /// metadata and the line's own, by key (a line's key wins over the logger's). A metadata key named
 /// like one of the four is written with a `meta.` prefix rather than replacing it. Nested metadata
 /// becomes nested JSON; a string that is not valid JSON text is escaped, never cut, so every line
-/// parses. What reaches a log is chosen where it is written: no secret is logged in either format
-/// (docs/security.md, rule 19).
+/// parses. What reaches a log is chosen where it is written, the same in either format: no token or
+/// password, and a magic code only without a mailer (development; docs/security.md, rule 19).
 public struct JSONLogHandler: LogHandler {
   public var metadata: Logger.Metadata = [:]
   public var metadataProvider: Logger.MetadataProvider?

@@ -247,8 +247,13 @@ struct ZipReader: Sendable {
   }
 
   private static func open(_ url: URL) throws(BackupError) -> FileHandle {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw BackupError(.io, "there is no file at \(url.path)")
+    }
+    if isDirectory.boolValue { throw BackupError(.io, "\(url.path) is a directory, not a backup (.zip)") }
     do { return try FileHandle(forReadingFrom: url) } catch {
-      throw BackupError(.io, "cannot open \(url.path): \(error)")
+      throw BackupError(.io, "cannot open \(url.path): \((error as NSError).localizedDescription)")
     }
   }
 

@@ -56,7 +56,7 @@ struct Restore: ParsableCommand {
       lines.append("not restored (instant-local does not keep them): \(skipped)")
     }
     if report.emailTemplate {
-      lines.append("magic-code email restored (its sender is not: `apps email-template set --sender-email` sets one)")
+      lines.append("magic-code email restored")
     }
     if !report.redirectOrigins.isEmpty {
       lines.append("redirect origins restored: \(report.redirectOrigins.map(\.value).joined(separator: ", "))")
@@ -64,6 +64,10 @@ struct Restore: ParsableCommand {
     for skipped in report.skippedRedirectOrigins {
       lines.append("redirect origin not restored: \(skipped)")
     }
+    if !report.oauthClients.isEmpty {
+      lines.append("OAuth clients restored, without secrets: \(report.oauthClients.joined(separator: ", "))")
+    }
+    lines += report.oauthNotes
     print(lines.joined(separator: "\n"))
   }
 }

@@ -140,6 +140,19 @@ import Testing
     #expect(plan.triples.isEmpty && plan.userAttrs.isEmpty && plan.blobs.isEmpty && plan.title == nil)
   }
 
+  @Test func aMissingArchiveOrADirectoryIsNamedSo() throws {
+    let dir = try TempDir()
+    for (url, says) in [(dir.file("nowhere.zip"), "there is no file at"), (dir.url, "is a directory, not a backup")] {
+      do {
+        _ = try BackupReader(systemAttrs: TestCatalog.attrs).read(url)
+        Issue.record("read \(url.path)")
+      } catch {
+        #expect(error.description.contains(says), "\(error.description)")
+        #expect(!error.description.contains("NSCocoaErrorDomain"), "\(error.description)")
+      }
+    }
+  }
+
   @Test func aNamespaceWithOnlyAnIDGetsItsIDAttr() throws {
     // The reference's restore creates no id attr for `{"attrs":{}}` and then fails on its rows.
     let dir = try TempDir()

@@ -112,7 +112,7 @@ struct MagicCodeMailTests {
     }
   }
 
-  @Test("A template restored from a backup is sent (without the backup's sender)")
+  @Test("A template restored from a backup is sent, from the backup's sender")
   func restoredTemplate() async throws {
     try await TestSMTPServer.with { smtp in
       try await withMailingServer(smtp.configuration()) { server, app, _ in
@@ -124,12 +124,12 @@ struct MagicCodeMailTests {
         try server.apps.backup(appID: app.id, to: archive)
         let restored = try server.apps.restore(from: archive, appID: UUID().uuidString.lowercased(), title: "Restored")
         #expect(restored.emailTemplate)
-        #expect(try server.apps.emailTemplate(appID: restored.app.id) == EmailTemplate(subject: "{code} opens {app_title}", body: "<p>{code}</p>", senderName: "Old"))
+        #expect(try server.apps.emailTemplate(appID: restored.app.id) == EmailTemplate(subject: "{code} opens {app_title}", body: "<p>{code}</p>", senderEmail: "old@example.org", senderName: "Old"))
         #expect(try await send(server, restored.app.id, "bo@example.com").0 == 200)
         let mail = try #require(try await smtp.waitForMessages(1).first)
         let code = try #require(Self.code(in: mail))
         #expect(mail.header("Subject") == "\(code) opens Restored")
-        #expect(mail.header("From") == "Old <login@example.com>")
+        #expect(mail.header("From") == "Old <old@example.org>")
       }
     }
   }

@@ -37,6 +37,43 @@ package enum SystemCatalog {
     attr("96653230-13ff-ffff-2a35-48afffffffff", "96653231-03ff-ffff-2a35-48afffffffff", "$files", "url", type: "string"),
   ]
 
+  /// The reference's id for a system attr or ident (`encode-system-uuid` in its
+  /// `system_catalog.clj`): the high half spells `system` and the kind (`at`, `id`), the low half
+  /// `<namespace code>/<label code>`, five bits per letter of `abcdefghijklmnopqrstuvwxzy/`, the
+  /// rest of each half filled with ones. `systemID(.attr, "us", "id")` is `$users.id`'s attr id.
+  package static func systemID(_ kind: SystemIDKind, _ namespaceCode: String, _ labelCode: String) -> String {
+    let high = encode("system" + kind.rawValue)
+    let low = encode(namespaceCode + "/" + labelCode)
+    let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+    var out = ""
+    for (i, character) in hex.enumerated() {
+      if [8, 12, 16, 20].contains(i) { out += "-" }
+      out.append(character)
+    }
+    return out
+  }
+
+  /// What a ``systemID(_:_:_:)`` names.
+  package enum SystemIDKind: String {
+    case attr = "at"
+    case ident = "id"
+  }
+
+  private static let codeLetters = Array("abcdefghijklmnopqrstuvwxzy/")
+
+  /// Up to 12 letters of ``codeLetters``, 5 bits each from the top, then ones.
+  private static func encode(_ code: String) -> UInt64 {
+    precondition(code.count < 13, "a system code has at most 12 letters")
+    var bits: UInt64 = 0
+    var used = 0
+    for character in code {
+      guard let index = codeLetters.firstIndex(of: character) else { preconditionFailure("\(character) is not a code letter") }
+      bits = bits << 5 | UInt64(index)
+      used += 5
+    }
+    return bits << (64 - used) | (used == 0 ? .max : (1 << (64 - used)) - 1)
+  }
+
   /// Whether `id` is one of the system attrs (they are seeded, never stored).
   package static func isSystemAttr(_ id: String) -> Bool { ids.contains(id) }
 
@@ -54,4 +91,8 @@ package enum SystemCatalog {
         "catalog": "system",
       ])
   }
+}
+
+extension String {
+  fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

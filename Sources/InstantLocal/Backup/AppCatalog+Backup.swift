@@ -33,8 +33,12 @@ extension AppCatalog {
       throw .invalidApp("there is no app \(appID) in this data file; `instant-local apps list` shows the apps")
     }
     let blobs = blobDirectory(appID)
+    // OAuth providers and clients as InstantDB's `$oauthProviders` and `$oauthClients`, without secrets.
+    let oauth = OAuthBackup.triples(
+      appID: appID, providers: try storage.oauthProviders(appID), clients: try storage.oauthClients(appID))
     var writer = BackupWriter(
-      attrs: SystemCatalog.attrs + snapshot.attrs, triples: snapshot.triples, rules: snapshot.rules, title: snapshot.title,
+      attrs: SystemCatalog.attrs + OAuthBackup.attrs + snapshot.attrs, triples: snapshot.triples + oauth,
+      rules: snapshot.rules, title: snapshot.title,
       appID: appID, backupAt: Date(),
       blobURL: { locationID in
         guard let blobs else { return nil }
@@ -65,18 +69,26 @@ extension AppCatalog {
     /// Entities per namespace.
     public var counts: [String: Int]
     /// Namespaces in the backup that instant-local does not keep (refresh tokens, magic codes,
-    /// OAuth clients, streams), with their entity counts: users sign in again.
+    /// OAuth codes and user links, streams), with their entity counts: users sign in again.
     public var skipped: [String: Int]
     /// `$files` blobs restored.
     public var files: Int
     /// Whether the backup's magic-code email was restored (one with `{code}` in its subject and
-    /// body; its sender is not).
+    /// body), with its sender.
     public var emailTemplate = false
     /// The backup's redirect origins (`authorizedRedirectOrigins`) restored.
     public var redirectOrigins: [RedirectOrigin] = []
     /// Its origins not restored, each with why: a `vercel` or `netlify` project (every deployment
     /// of it; add each deployment's host), or one not valid here.
     public var skippedRedirectOrigins: [String] = []
+    /// The backup's OAuth providers restored (`$oauthProviders`), by name.
+    public var oauthProviders: [String] = []
+    /// The backup's OAuth clients restored (`$oauthClients`), without their secrets: a backup
+    /// carries none.
+    public var oauthClients: [String] = []
+    /// A sentence for each client not restored, or restored without something the backup had (its
+    /// secret, InstantDB encrypted with its own key; its `redirectTo`), saying why.
+    public var oauthNotes: [String] = []
   }
 
   /// Makes a new app from a backup: its schema, data, `$users` (who sign in again), rules and
@@ -93,10 +105,16 @@ extension AppCatalog {
   {
     let plan: RestorePlan
     do {
-      plan = try BackupReader(systemAttrs: SystemCatalog.attrs).read(archive)
+      plan = try BackupReader(systemAttrs: SystemCatalog.attrs + OAuthBackup.attrs).read(archive)
     } catch {
       throw .backup(error.description)
     }
+    // OAuth providers and clients are kept in tables of their own, not as triples.
+    let oauth = OAuthBackup.read(plan.triples.filter { OAuthBackup.holds($0.attr) })
+    let triples = plan.triples.filter { !OAuthBackup.holds($0.attr) }
+    var counts = plan.entityCounts
+    counts[OAuthBackup.providers] = nil
+    counts[OAuthBackup.clients] = nil
     let id: String
     if let appID {
       guard let normalized = AppRegistry.normalizeAppID(appID) else { throw .invalidApp("\(appID) is not an app id (a UUID)") }
@@ -122,19 +140,30 @@ extension AppCatalog {
     let token = AdminToken.generate()
     do {
       try storage.restoreApp(
-        id, title: name, adminTokenSHA256: AdminToken.sha256(token), attrs: plan.userAttrs, triples: plan.triples,
+        id, title: name, adminTokenSHA256: AdminToken.sha256(token), attrs: plan.userAttrs, triples: triples,
         rules: plan.rules, now: AppDatabase.nowMillis())
     } catch {
       if let blobs, !plan.blobs.isEmpty { try? FileManager.default.removeItem(at: blobs) }
       throw error
     }
-    // The magic-code email, without its sender: as on InstantDB, a sender is set where the mail
-    // leaves from (`apps email-template set --sender-email`), not carried from another server.
+    // The magic-code email with its sender. InstantDB's restore leaves the sender out (there a
+    // sender is a record verified with its mail service); here it is only the From address.
     let template = plan.config["emailTemplates"]?.arrayValue?.lazy.compactMap(EmailTemplate.init(backupJSON:)).first
     if let template { try storage.saveEmailTemplate(id, template) }
     var report = RestoreReport(
-      app: CreatedApp(id: id, title: name, adminToken: token), counts: plan.entityCounts, skipped: plan.skipped,
+      app: CreatedApp(id: id, title: name, adminToken: token), counts: counts, skipped: plan.skipped,
       files: plan.blobs.count, emailTemplate: template != nil)
+    for provider in oauth.providers { try storage.addOAuthProvider(id, name: provider) }
+    for client in oauth.clients {
+      do {
+        try addOAuthClient(appID: id, client)
+        report.oauthClients.append(client.name)
+      } catch let .invalidApp(why) {
+        report.oauthNotes.append("OAuth client \(client.name) not restored: \(why)")
+      }
+    }
+    report.oauthProviders = oauth.providers
+    report.oauthNotes = oauth.notes + report.oauthNotes
     // A generic host becomes an https origin (http on loopback): here an origin has one scheme.
     for entry in plan.config["authorizedRedirectOrigins"]?.arrayValue ?? [] {
       let service = entry["service"]?.stringValue ?? ""

@@ -99,13 +99,14 @@ public struct EmailTemplate: Sendable, Equatable {
     ]
   }
 
-  /// A magic-code template from a backup entry, without its sender address; `nil` for another
-  /// type, or one this server could not send (no `{code}`).
+  /// A magic-code template from a backup entry, with its sender (an address that is not one is
+  /// left out); `nil` for another type, or one this server could not send (no `{code}`).
   init?(backupJSON entry: JSON) {
     guard entry["type"]?.stringValue == "magic-code", let subject = entry["subject"]?.stringValue,
       let body = entry["body"]?.stringValue
     else { return nil }
-    self.init(subject: subject, body: body, senderName: entry["name"]?.stringValue)
+    let sender = entry["email"]?.stringValue.flatMap { MailAddress(email: $0).isValid ? $0 : nil }
+    self.init(subject: subject, body: body, senderEmail: sender, senderName: entry["name"]?.stringValue)
     guard problems.isEmpty else { return nil }
   }
 }

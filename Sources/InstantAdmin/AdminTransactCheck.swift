@@ -1,4 +1,4 @@
-public import InstantCore
+import InstantCore
 import OrderedCollections
 
 /// What ``InstantAdmin/debugTransact(_:rules:dangerouslyCommit:)`` returns: every rule check the

@@ -1,5 +1,5 @@
-public import Foundation
-public import InstantCore
+import Foundation
+import InstantCore
 import OrderedCollections
 
 /// Users, refresh tokens and magic codes (`db.auth` in `@instantdb/admin`). These always need the

@@ -69,14 +69,14 @@ struct TLSProxyTests {
 
           // Sync over wss://, both ways.
           let todo = InstantID.make()
-          try await eventually("ann connected") { await ann.status == .authenticated ? true : nil }
-          try await eventually("bob connected") { await bob.status == .authenticated ? true : nil }
+          _ = try await eventually("ann connected") { await ann.status == .authenticated ? true : nil }
+          _ = try await eventually("bob connected") { await bob.status == .authenticated ? true : nil }
           try await ann.transact(.update("todos", .id(todo), ["title": "Ship it"])).synced()
-          try await eventually("bob sees ann's todo") {
+          _ = try await eventually("bob sees ann's todo") {
             try await bob.queryOnce(["todos": [:]]).data["todos"]?.arrayValue?.first?["title"] == "Ship it" ? true : nil
           }
           try await bob.transact(.update("todos", .id(todo), ["title": "Shipped"])).synced()
-          try await eventually("ann sees bob's edit") {
+          _ = try await eventually("ann sees bob's edit") {
             try await ann.queryOnce(["todos": [:]]).data["todos"]?.arrayValue?.first?["title"] == "Shipped" ? true : nil
           }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Each app's OAuth clients: what `instant-local apps oauth-clients add|list|remove` does. A
 /// running server reads them on every sign-in, so a change takes effect at once.

@@ -1,4 +1,4 @@
-public import InstantCore
+package import InstantCore
 import OrderedCollections
 
 /// The system-catalog attrs every app has (docs/protocol.md, "System catalog"), with the reference's deterministic

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The server's `$files` blobs, for tests and tools in this package.
 extension InstantLocalServer {

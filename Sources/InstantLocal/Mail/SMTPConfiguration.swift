@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where instant-local sends its email (magic codes): an SMTP submission server.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where an app's OAuth web sign-in may send the browser back to, and which pages may exchange its
 /// code (docs/instant-local.md, "Sign in with OAuth in a browser"): a web origin

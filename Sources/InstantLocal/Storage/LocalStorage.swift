@@ -148,9 +148,9 @@ final class LocalStorage: Sendable {
     if hashing {
       // The plain tokens the update replaced still sit in freed pages and in the WAL: rewrite
       // the file without them.
-      try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+      _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
       try queue.vacuum()
-      try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+      _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
   }
 

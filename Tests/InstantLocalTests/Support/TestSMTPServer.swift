@@ -94,7 +94,7 @@ struct TestSMTPServer {
         ["SMTP_USER": user, "SMTP_PASSWORD": password, "PYTHONUNBUFFERED": "1"]) { $1 },
       output: .pipe)
     let output = try #require(process.standardOutput)
-    let line = try await Task.detached {
+    let line = await Task.detached {
       var data = Data()
       while !data.contains(10) {
         let chunk = output.availableData

@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+internal import OrderedCollections
 import Testing
 
 @testable import InstantDB
@@ -66,6 +67,23 @@ import Testing
     var offline = QueryRegistry(cache: [:], cachedQueryLimit: 10)
     #expect(Self.sent(offline.subscribe(Self.q, id: UUID(), Self.stream(), isAuthenticated: false, Self.context())).isEmpty)
     #expect(offline.resubscriptions.map(\.body) == [.addQuery(q: Self.q)], "sent after init-ok instead")
+  }
+
+  @Test("After init-ok the live queries are sent again in the order they were made, not by their random event ids")
+  func resubscriptionOrder() {
+    var registry = QueryRegistry(cache: [:], cachedQueryLimit: 10)
+    let queries: [JSON] = (0..<40).map { ["todos": ["$": ["where": ["title": .string("t\($0)")]]]] }
+    var ids: [UUID] = []
+    for q in queries {
+      let id = UUID()
+      ids.append(id)
+      _ = registry.subscribe(q, id: id, Self.stream(), isAuthenticated: false, Self.context())
+    }
+    // One left and came back: it is now the newest.
+    _ = registry.unsubscribe(queries[3], id: ids[3], isAuthenticated: false)
+    _ = registry.subscribe(queries[3], id: UUID(), Self.stream(), isAuthenticated: false, Self.context())
+    let expected = queries.enumerated().filter { $0.offset != 3 }.map(\.element) + [queries[3]]
+    #expect(registry.resubscriptions.map(\.body) == expected.map { .addQuery(q: $0) })
   }
 
   @Test("Results move forward on one socket; an older one is a replay, skipped; a new socket starts again")

@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+internal import OrderedCollections
 import TestSupport
 import Testing
 

@@ -30,7 +30,8 @@ struct QueryRegistry {
     var pending: [PendingMutation]
   }
 
-  private(set) var byKey: [String: QueryState] = [:]
+  /// The live queries, in the order they were made (an unsubscribed one made again goes last).
+  private(set) var byKey: OrderedDictionary<String, QueryState> = [:]
   /// Server results kept for a later subscriber, at most `cachedQueryLimit`.
   private var cache: [String: ClientStorage.CachedQuery]
   private let cachedQueryLimit: Int
@@ -55,10 +56,9 @@ struct QueryRegistry {
   var reflectedTxID: Int { byKey.values.filter(\.hasResult).map { $0.processedTxID ?? 0 }.min() ?? Int.max }
 
   /// After `init-ok`: `add-query` again for every live query, with its original event id, in the
-  /// order they were first made.
+  /// order they were made.
   var resubscriptions: [ClientMessage] {
-    byKey.values.filter { !$0.subscribers.isEmpty }.sorted { $0.eventID < $1.eventID }
-      .map { ClientMessage(clientEventID: $0.eventID, .addQuery(q: $0.q)) }
+    byKey.values.filter { !$0.subscribers.isEmpty }.map { ClientMessage(clientEventID: $0.eventID, .addQuery(q: $0.q)) }
   }
 
   // MARK: Subscribers

@@ -14,14 +14,14 @@ for s, name in (("alone-host", "ann"), ("alone-joiner", "bob")):
     tmux("new-session", "-d", "-s", s, "-x", "80", "-y", "24", f"{BIN}/todos --port {port} --data /tmp/demos-alone-{port}.sqlite --name {name}")
     time.sleep(2)
 while "authenticated" not in pane("alone-joiner"): time.sleep(0.2)
-tmux("send-keys", "-t", "alone-host", "q", "Enter")
+tmux("send-keys", "-t", "alone-host", "C-c")
 time.sleep(1)
 p = pid("alone-joiner")
 for t in range(0, int(sys.argv[2]) + 1 if len(sys.argv) > 2 else 81, 10):
     status = [l for l in pane("alone-joiner").splitlines() if l.startswith("●")]
     print(f"t={t:2d}s rss={rss(p)} MB status={status}")
     time.sleep(10)
-t = time.time(); tmux("send-keys", "-t", "alone-joiner", "q", "Enter")
+t = time.time(); tmux("send-keys", "-t", "alone-joiner", "C-c")
 while os.path.exists(f"/proc/{p}") and open(f"/proc/{p}/stat").read().split()[2] != "Z" and time.time() - t < 10: time.sleep(0.005)
 print(f"quit in {round((time.time() - t) * 1000)} ms")
 tmux("kill-session", "-t", "alone-joiner"); tmux("kill-session", "-t", "alone-host")

@@ -76,7 +76,7 @@ for name in demos:
     for who in ("b", "a"):
         p = pid(f"{name}-{who}")
         t = time.time()
-        tmux("send-keys", "-t", f"{name}-{who}", *(("/q", "Enter") if name == "chat" else ("q", "Enter") if name == "todos" else ("q",)))
+        tmux("send-keys", "-t", f"{name}-{who}", "C-c")
         while os.path.exists(f"/proc/{p}") and open(f"/proc/{p}/stat").read().split()[2] != "Z" and time.time() - t < 10:
             time.sleep(0.005)
         print(f"{name}-{who}: quit in {round((time.time() - t) * 1000)} ms")

@@ -40,7 +40,7 @@ public struct DemoOptions: Sendable, Equatable {
       terminal running a demo, or `swift run instant-local`), or starts one there itself.
 
         --server URL   an InstantDB-compatible server (http(s):// or ws(s)://); nothing embedded
-        --app-id ID    the app (default \(DemoServer.appID))
+        --app-id UUID  the app (default \(DemoServer.appID))
         --name NAME    your name for the others (default user-<4 random characters>)
         --color HEX    your color, #RRGGBB (default: one picked from the name)
         --port PORT    the embedded server's port (default \(DemoServer.port))
@@ -69,7 +69,11 @@ public struct DemoOptions: Sendable, Equatable {
       case "--server":
         guard let url = URL(string: value) else { throw DemoError("--server: not a URL: \(value)") }
         options.server = url
-      case "--app-id": options.appID = value
+      case "--app-id":
+        guard UUID(uuidString: value) != nil else {
+          throw DemoError("--app-id must be an app's id, a UUID like \(DemoServer.appID) (got “\(value)”)")
+        }
+        options.appID = value.lowercased()
       case "--name":
         guard !value.isEmpty else { throw DemoError("--name must not be empty") }
         options.name = value

@@ -75,7 +75,7 @@ public final class DemoSession {
   public func frame(_ demo: some TerminalDemo) -> [String] {
     var lines = [
       Terminal.bold("\(command) — \(title)"),
-      "you are " + Terminal.colored(options.name, options.resolvedColor) + " · ? for help",
+      "you are " + Terminal.colored(options.name, options.resolvedColor) + " · ? for help · \(quitHint)",
       Terminal.dim(serverRole),
     ]
     lines += status.lines()
@@ -86,7 +86,7 @@ public final class DemoSession {
   }
 
   /// Runs `demo` on this terminal: draws it, redraws it whenever what it shows changes, hands
-  /// it every key; Ctrl-C, the end of input and ``KeyOutcome/quit`` end it. Then waits (at most
+  /// it every key; Ctrl-C and the end of input end it (the one way out of every demo). Then waits (at most
   /// ``flushTimeout``; a second Ctrl-C stops waiting) until the server has acknowledged every
   /// write made here, stops the embedded server, restores the terminal and exits: 0 when every
   /// write arrived, 1 (naming what was not sent) otherwise.
@@ -107,13 +107,12 @@ public final class DemoSession {
     exit(unsent == nil ? 0 : 1)
   }
 
-  /// Draws `demo` on `screen` and feeds it `keys` until one ends it (Ctrl-C, the end of input,
-  /// a ``KeyOutcome/quit``).
+  /// Draws `demo` on `screen` and feeds it `keys` until Ctrl-C or the end of input.
   private func play(_ demo: some TerminalDemo, keys: AsyncStream<Key>, screen: Screen) async {
     screen.render()
     for await key in keys {
       if key == .interrupt || key == .endOfInput { return }
-      if await demo.handle(key) == .quit { return }
+      await demo.handle(key)
       screen.setNeedsRender()
     }
   }

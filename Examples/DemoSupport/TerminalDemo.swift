@@ -7,8 +7,9 @@ public protocol TerminalDemo: AnyObject {
   var help: [String] { get }
   /// The lines under the header; read under Observation, so the screen redraws when they change.
   func body() -> [String]
-  /// Reacts to a key; ``KeyOutcome/quit`` ends the demo.
-  func handle(_ key: Key) async -> KeyOutcome
+  /// Reacts to a key. No key of a demo's own quits it: Ctrl-C (and the end of input) quits every
+  /// demo, handled by ``DemoSession``.
+  func handle(_ key: Key) async
   /// Resumes once every edit made so far is queued (called when the demo quits).
   func save() async
 }
@@ -17,8 +18,5 @@ extension TerminalDemo {
   public func save() async {}
 }
 
-/// What a key did.
-public enum KeyOutcome: Sendable {
-  case handled
-  case quit
-}
+/// What a demo says when a key that quits other programs (`q`, `/quit`…) is pressed.
+public let quitHint = "Ctrl-C quits"

@@ -22,6 +22,13 @@ struct InstantDemo: AsyncParsableCommand {
   @Option(help: "How long each step may take, in seconds.")
   var timeout: Double = 10
 
+  mutating func validate() throws {
+    guard UUID(uuidString: appID) != nil else {
+      throw ValidationError("--app-id must be an app's id, a UUID like \(DemoServer.appID) (got “\(appID)”)")
+    }
+    appID = appID.lowercased()
+  }
+
   mutating func run() async throws {
     DemoLogging.bootstrap()
     let target: DemoServer

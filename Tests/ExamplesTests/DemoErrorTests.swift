@@ -24,25 +24,43 @@ struct DemoErrorTests {
     #expect(!run.output.contains("did not happen within"), "\(run.output)")
   }
 
+  /// A server that knows only the apps made on it, so an unknown app id is refused.
+  static var strictApps: InstantLocalConfiguration {
+    var configuration = InstantLocalConfiguration.testing()
+    configuration.strictApps = true
+    return configuration
+  }
+
   @Test("instant-demo --server with an app id the server refuses shows the server's error")
   func instantDemoBadAppID() async throws {
-    try await withInstantLocal { server in
+    try await withInstantLocal(configuration: Self.strictApps) { server in
       let url = "http://127.0.0.1:\(try #require(await server.port))"
-      let run = try await runDemo(["--server", url, "--app-id", "not-an-app", "--timeout", "30"])
+      let run = try await runDemo(["--server", url, "--app-id", UUID().uuidString, "--timeout", "30"])
       #expect(run.status == 1)
       #expect(run.output.contains("the server refused the clients: "), "\(run.output)")
       #expect(!run.output.contains("did not happen within"), "\(run.output)")
     }
   }
 
+  @Test("An --app-id that is not a UUID is refused before anything starts, saying what an app id is")
+  func appIDNotAUUID() async throws {
+    let run = try await runDemo(["--app-id", "not-an-app"])
+    #expect(run.status != 0)
+    #expect(run.output.contains("--app-id must be an app's id, a UUID like"), "\(run.output)")
+    let todos = try DemoProcess("todos", ["--app-id", "not-an-app"], label: "todos, not a UUID")
+    defer { todos.stop() }
+    #expect(try await todos.waitForExit() == 1)
+    #expect(todos.text.contains("--app-id must be an app's id, a UUID like"), "\(todos.text)")
+  }
+
   @Test("A demo whose connection errored says why on its status line")
   func erroredShowsTheReason() async throws {
-    try await withInstantLocal { server in
+    try await withInstantLocal(configuration: Self.strictApps) { server in
       let url = "http://127.0.0.1:\(try #require(await server.port))"
-      let demo = try DemoProcess("todos", ["--server", url, "--app-id", "not-an-app"], label: "todos, bad app id")
+      let demo = try DemoProcess("todos", ["--server", url, "--app-id", UUID().uuidString], label: "todos, unknown app")
       defer { demo.stop() }
       let frame = try await demo.waitForFrame("the reason") { $0.contains("● errored") && $0.contains("the server refused this client: ") }
-      #expect(frame.contains("the server refused this client: Malformed parameter: [\"app-id\"]"), "\(frame)")
+      #expect(frame.contains("the server refused this client: Record not found"), "\(frame)")
     }
   }
 
@@ -81,7 +99,8 @@ struct DemoErrorTests {
       let url = "http://127.0.0.1:\(try #require(await server.port))"
       let demo = try DemoProcess("todos", ["--server", url, "--name", "ann"], label: "todos, piped")
       defer { demo.stop() }
-      demo.type("add buy milk\nq\n")  // at once: before the client has even connected
+      demo.type("add buy milk\n")  // at once: before the client has even connected
+      demo.closeInput()  // the end of the pipe quits
       #expect(try await demo.waitForExit() == 0, "\(demo.text)")
       let reader = try DemoServer.remote(URL(string: url)!).client()
       let titles = try await eventually("the todo on the server", every: .milliseconds(50)) {
@@ -107,14 +126,14 @@ struct DemoErrorTests {
     #expect(demo.text.contains("todos: 1 write was not acknowledged by the server"), "\(demo.text)")
   }
 
-  @Test("q answers at once while writes are in flight; Ctrl-C then quits without waiting, reporting them")
+  @Test("Ctrl-C answers at once while writes are in flight; a second Ctrl-C quits without waiting, reporting them")
   func quitWhileWritesAreInFlight() async throws {
     let holder = try TCPHolder()
     defer { holder.close() }
     let demo = try DemoProcess("todos", ["--server", "http://127.0.0.1:\(holder.port)", "--name", "ann"], label: "todos, quitting")
     defer { demo.stop() }
     try await demo.waitForFrame("the first frame") { $0.contains("Todos:") }
-    demo.type("add one\nadd two\nq\n")
+    demo.type("add one\nadd two\n\u{03}")
     try await demo.waitForOutput("the quitting line") { $0.contains("quitting: sending 2 writes to the server… (Ctrl-C quits now)") }
     demo.type("\u{03}")
     // Well before the 5 s the demo would wait for its writes.

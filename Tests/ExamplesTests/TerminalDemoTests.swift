@@ -9,6 +9,11 @@ import Testing
 /// One test at a time: each runs two demo processes, and the machine may have two cores.
 @Suite("Terminal demos", .serialized, .timeLimit(.minutes(1)))
 struct TerminalDemoTests {
+  /// Whether `frame` shows the hint a `q` gets as its own line (the header says it too).
+  static func showsQuitHint(_ frame: String) -> Bool {
+    frame.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "Ctrl-C quits" }
+  }
+
   /// Runs `body` with two processes of `demo` (ann and bob) on a fresh in-memory server, and
   /// stops them afterwards, whatever happens.
   func withTwo(
@@ -55,6 +60,8 @@ struct TerminalDemoTests {
       try await ann.waitForFrame("the help") { $0.contains("add <title>") && $0.contains("rm <n>") }
 
       ann.type("q\n")
+      try await ann.waitForFrame("q does not quit, and says what does") { Self.showsQuitHint($0) }
+      ann.type("\u{03}")
       #expect(try await ann.waitForExit() == 0)
     }
   }
@@ -90,8 +97,11 @@ struct TerminalDemoTests {
       bob.type("?")
       try await bob.waitForFrame("the help") { $0.contains("/react <emoji>") }
 
-      bob.type("/q\n")
+      bob.type("q\n")
+      try await bob.waitForFrame("q is not sent") { $0.contains("Ctrl-C quits (“q” was not sent)") }
+      bob.type("\u{03}")
       #expect(try await bob.waitForExit() == 0)
+      #expect(!ann.frames.contains { $0.contains("bob: q") }, "a q meant to quit reached everyone")
       try await ann.waitForFrame("bob gone from ann's avatar stack") {
         $0.contains("(A) ann (you)") && !$0.contains("(B) bob")
       }
@@ -129,6 +139,8 @@ struct TerminalDemoTests {
       ann.type("\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[A\u{1B}[A")  // left ×4, up ×2: stops at the edge
       try await bob.waitForFrame("ann's cursor at the corner") { $0.contains("A ann at 0,0") }
       ann.type("q")
+      try await ann.waitForFrame("q says what quits") { Self.showsQuitHint($0) }
+      ann.type("\u{03}")
       #expect(try await ann.waitForExit() == 0)
       try await bob.waitForFrame("ann gone") { !$0.contains("ann at") && $0.contains("nobody else here") }
     }
@@ -157,6 +169,23 @@ struct TerminalDemoTests {
         $0.contains("1 square painted") && square(in: $0, x: 1, y: 1, cellWidth: 3) == "(.)"
       }
     }
+  }
+
+  @Test("tiles: when the terminal hosting the server quits, the joiner stops showing its player")
+  func hostQuits() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let options = ["--port", "\(freePort())", "--data", directory.appendingPathComponent("demos.sqlite").path]
+    let ann = try DemoProcess("tiles", options + ["--name", "ann"], label: "tiles ann (hosts)")
+    defer { ann.stop() }
+    try await ann.waitForFrame("ann connected") { $0.contains("● authenticated") }
+    let bob = try DemoProcess("tiles", options + ["--name", "bob"], label: "tiles bob (joins)")
+    defer { bob.stop() }
+    try await bob.waitForFrame("ann's player") { $0.contains("ann (A) at 0,0") }
+    ann.type("\u{03}")
+    #expect(try await ann.waitForExit() == 0)
+    // No server is left to say that ann left: the room is not connected, so nobody is shown.
+    try await bob.waitForFrame("ann gone") { !$0.contains("ann (A) at") && !$0.contains("● authenticated") }
   }
 
   @Test("Without --server the first terminal hosts the server and the second joins it")

@@ -26,7 +26,6 @@ public final class ChatDemo: TerminalDemo {
   public let help = [
     "text, Enter      send a message (the others see you typing meanwhile)",
     "/react <emoji>   send everyone in the room a reaction, e.g. /react 🔥",
-    "/q, Ctrl-C       quit",
     "?                this help (on an empty line)",
   ]
 
@@ -55,10 +54,10 @@ public final class ChatDemo: TerminalDemo {
     return lines
   }
 
-  public func handle(_ key: Key) async -> KeyOutcome {
+  public func handle(_ key: Key) async {
     if key == .text("?"), draft.text.isEmpty {
       session.showingHelp.toggle()
-      return .handled
+      return
     }
     switch draft.handle(key) {
     case .unchanged:
@@ -70,13 +69,16 @@ public final class ChatDemo: TerminalDemo {
       idleTimer?.cancel()
       if text.hasPrefix("/") {
         model.draftChanged("")
-        if command(text) { return .quit }
+        command(text)
+      } else if ["q", "quit", "exit"].contains(text.lowercased()) {
+        // Someone trying to quit, not a message for everyone.
+        model.draftChanged("")
+        session.notice = "\(quitHint) (“\(text)” was not sent)"
       } else {
         session.notice = nil
         model.send(text)
       }
     }
-    return .handled
   }
 
   public func save() async { try? await model.$messages.save() }
@@ -91,17 +93,17 @@ public final class ChatDemo: TerminalDemo {
     }
   }
 
-  /// Runs a `/command`; whether to quit.
-  private func command(_ text: String) -> Bool {
+  /// Runs a `/command`.
+  private func command(_ text: String) {
     let words = text.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
     switch words.first?.lowercased() {
     case "q", "quit", "exit":
-      return true
+      session.notice = quitHint
     case "react", "r":
       let emoji = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
       guard !emoji.isEmpty else {
         session.notice = "react with what? `/react 🔥`"
-        return false
+        return
       }
       session.notice = "you reacted \(emoji)"
       Task { [model, session] in
@@ -112,6 +114,5 @@ public final class ChatDemo: TerminalDemo {
     default:
       session.notice = "unknown command \(text) (? for help)"
     }
-    return false
   }
 }

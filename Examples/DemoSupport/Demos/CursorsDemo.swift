@@ -19,7 +19,6 @@ public final class CursorsDemo: TerminalDemo {
 
   public let help = [
     "arrow keys (or h j k l)   move your cursor",
-    "q, Ctrl-C                 quit",
     "?                         this help",
   ]
 
@@ -45,10 +44,11 @@ public final class CursorsDemo: TerminalDemo {
     }
     if others.isEmpty { lines.append("(nobody else here: run `swift run cursors` in another terminal)") }
     if let error = model.presence.error { lines.append(Terminal.colored("! \(error)", "#E5484D")) }
+    if let notice = session.notice { lines.append(notice) }
     return lines
   }
 
-  public func handle(_ key: Key) async -> KeyOutcome {
+  public func handle(_ key: Key) async {
     let (w, h) = (Double(width), Double(height))
     switch key {
     case .up, .text("k"): model.nudge(dx: 0, dy: -1, width: w, height: h)
@@ -56,9 +56,8 @@ public final class CursorsDemo: TerminalDemo {
     case .left, .text("h"): model.nudge(dx: -1, dy: 0, width: w, height: h)
     case .right, .text("l"): model.nudge(dx: 1, dy: 0, width: w, height: h)
     case .text("?"): session.showingHelp.toggle()
-    case .text("q"): return .quit
-    default: break
+    case .text("q"): session.notice = quitHint
+    default: session.notice = nil
     }
-    return .handled
   }
 }

@@ -19,7 +19,6 @@ public final class TilesDemo: TerminalDemo {
   public let help = [
     "arrow keys (or h j k l)   move your selection",
     "space                     paint the square your color, or clear your color",
-    "q, Ctrl-C                 quit",
     "?                         this help",
   ]
 
@@ -51,7 +50,7 @@ public final class TilesDemo: TerminalDemo {
     return lines
   }
 
-  public func handle(_ key: Key) async -> KeyOutcome {
+  public func handle(_ key: Key) async {
     switch key {
     case .up, .text("k"): model.moveSelection(dx: 0, dy: -1)
     case .down, .text("j"): model.moveSelection(dx: 0, dy: 1)
@@ -68,10 +67,9 @@ public final class TilesDemo: TerminalDemo {
         }
       }
     case .text("?"): session.showingHelp.toggle()
-    case .text("q"): return .quit
+    case .text("q"): session.notice = quitHint
     default: break
     }
-    return .handled
   }
 
   public func save() async { try? await model.$tiles.save() }

@@ -24,7 +24,6 @@ public final class TodosDemo: TerminalDemo {
     "rename <n> <title>  rename todo n",
     "rm <n>              delete todo n",
     "clear               delete every done todo",
-    "q, Ctrl-C           quit",
     "?                   this help (on an empty line)",
   ]
 
@@ -42,15 +41,13 @@ public final class TodosDemo: TerminalDemo {
     return lines
   }
 
-  public func handle(_ key: Key) async -> KeyOutcome {
+  public func handle(_ key: Key) async {
     if key == .text("?"), line.text.isEmpty {
       session.showingHelp.toggle()
     } else if case .submitted(let typed) = line.handle(key) {
       let command = typed.trimmingCharacters(in: .whitespaces)
-      if ["q", "quit", "exit"].contains(command.lowercased()) { return .quit }
-      session.notice = perform(command)
+      session.notice = ["q", "quit", "exit"].contains(command.lowercased()) ? quitHint : perform(command)
     }
-    return .handled
   }
 
   public func save() async { try? await model.save() }

@@ -44,6 +44,7 @@ struct HTTPRoutes: Sendable {
 
   func register(on router: Router<HTTPRequestContext>) {
     router.add(middleware: ConnectionCloseMiddleware())
+    router.add(middleware: UnservedRouteMiddleware())
     router.add(
       middleware: CORSMiddleware(
         allowOrigin: .all,

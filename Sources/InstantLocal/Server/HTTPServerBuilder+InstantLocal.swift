@@ -13,15 +13,16 @@ extension HTTPServerBuilder {
   /// WebSocket through the same connection pool, so it would land there. Closing each HTTP
   /// connection after its response (``ConnectionCloseMiddleware`` announces it) makes every
   /// upgrade the first request of a fresh connection. On loopback the extra connects cost nothing
-  /// that matters.
+  /// that matters. A request that is not valid HTTP gets a `400` (``BadRequestAnswer``).
   static func instantLocal(
     webSocketRouter: Router<SessionRequestContext>, configuration: HTTP1WebSocketUpgradeChannel.Configuration
   ) -> HTTPServerBuilder {
     let webSocketResponder = webSocketRouter.buildResponder()
     return .init { responder in
-      HTTP1WebSocketUpgradeChannel(
-        responder: closingConnection(after: responder), webSocketResponder: webSocketResponder,
-        configuration: configuration)
+      AnsweringBadRequests(
+        inner: HTTP1WebSocketUpgradeChannel(
+          responder: closingConnection(after: responder), webSocketResponder: webSocketResponder,
+          configuration: configuration))
     }
   }
 

@@ -31,19 +31,18 @@ public final class ChatModel {
   /// Your name in the room.
   public var name: String { presence.user.name }
 
-  /// The others in the room, in the order they joined; none while the room is not connected (the
-  /// peers last seen may have left meanwhile: the server that would say so may be gone).
-  public var peers: [Peer<ChatPresence>] { presence.isLoading ? [] : presence.peers }
+  /// The others in the room, in the order they joined.
+  public var peers: [Peer<ChatPresence>] { presence.peers }
 
   /// The messages shown, oldest first.
   public var timeline: [Message] { messages.elements.reversed() }
 
   /// Who is in the room, you first: the avatar stack.
-  public var avatars: [ChatPresence] { [presence.user] + peers.map(\.data) }
+  public var avatars: [ChatPresence] { [presence.user] + presence.peers.map(\.data) }
 
   /// "Ann is typing…", "Ann and Bob are typing…", "Ann and 2 others are typing…", or `nil`.
   public var typingText: String? {
-    let typers = peers.filter(\.data.isTyping).map(\.data.name)
+    let typers = presence.peers.filter(\.data.isTyping).map(\.data.name)
     switch typers.count {
     case 0: return nil
     case 1: return "\(typers[0]) is typing…"

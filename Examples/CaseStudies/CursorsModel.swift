@@ -20,9 +20,8 @@ public final class CursorsModel {
   /// Your cursor.
   public var me: CursorsPresence { presence.user }
 
-  /// The others' cursors; none while the room is not connected (the peers last seen may have
-  /// left meanwhile: the server that would say so may be gone).
-  public var others: [Peer<CursorsPresence>] { presence.isLoading ? [] : presence.peers }
+  /// The others' cursors.
+  public var others: [Peer<CursorsPresence>] { presence.peers }
 
   /// Moves your cursor to (`x`, `y`).
   public func move(x: Double, y: Double) {

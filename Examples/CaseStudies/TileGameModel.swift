@@ -73,9 +73,8 @@ public final class TileGameModel {
     }
   }
 
-  /// The others on the board; none while the room is not connected (the peers last seen may have
-  /// left meanwhile: the server that would say so may be gone).
-  public var others: [Peer<CursorsPresence>] { players.isLoading ? [] : players.peers }
+  /// The others on the board.
+  public var others: [Peer<CursorsPresence>] { players.peers }
 
   /// A stable UUID for the square (`x`, `y`) of `board` (a version-8 UUID from two FNV-1a hashes).
   public static func tileID(board: String, x: Int, y: Int) -> String {

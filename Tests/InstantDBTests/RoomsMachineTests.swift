@@ -1,5 +1,6 @@
 import Foundation
 import InstantCore
+internal import OrderedCollections
 import Testing
 
 @testable import InstantDB
@@ -21,6 +22,21 @@ import Testing
     #expect(rooms["r"]?.isConnected == false)
     #expect(rooms.socketClosed() == [], "a room already marked disconnected is not notified again")
     #expect(rooms.authenticated() == [.send(.joinRoom(roomID: "r", roomType: "chat", data: ["n": 1]))])
+  }
+
+  @Test("A closed socket keeps the peers last seen; a server that cannot be reached drops them")
+  func unreachableServerDropsPeers() {
+    var rooms = Rooms()
+    _ = rooms.want(type: "chat", id: "r", handle: h1, initialPresence: ["n": 1], isAuthenticated: true)
+    _ = rooms.receive(.joinRoomOK(roomID: "r", clientEventID: "e"), sessionID: "me")
+    let members: JSON = ["other": ["peer-id": "p", "data": ["n": 2]]]
+    _ = rooms.receive(.refreshPresence(roomID: "r", data: members), sessionID: "me")
+    #expect(rooms["r"]?.members == members)
+    #expect(rooms.socketClosed() == [.notify(roomID: "r")])
+    #expect(rooms["r"]?.members == members, "kept as last seen while the client reconnects")
+    #expect(rooms.serverUnreachable() == [.notify(roomID: "r")])
+    #expect(rooms["r"]?.members == .object([:]))
+    #expect(rooms.serverUnreachable() == [], "nothing more to drop: no notification")
   }
 
   @Test("join-room-ok sends the presence again, then the broadcasts queued before it, in order")

@@ -102,8 +102,10 @@ actor Reactor {
         continue
       }
       publish(connectionState.attempting())
+      var reached = false
       do {
         let socket = try await config.transport.connect(to: config.websocketURL)
+        reached = true
         guard !isShutDown, connectionState.isNetworkAvailable else {
           await socket.close()
           continue
@@ -119,6 +121,7 @@ actor Reactor {
         logger.info("socket closed: \(error)")
       }
       let delay = socketClosed()
+      if !reached { roomsServerUnreachable() }
       if isShutDown { break }
       if delay > .zero { await pause(delay) }
     }

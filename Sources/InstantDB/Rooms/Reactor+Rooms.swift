@@ -50,6 +50,8 @@ extension Reactor {
 
   func roomsSocketClosed() { perform(rooms.socketClosed()) }
 
+  func roomsServerUnreachable() { perform(rooms.serverUnreachable()) }
+
   func finishRooms() { perform(rooms.removeAll()) }
 
   func handleRoomMessage(_ message: ServerMessage) {

@@ -110,6 +110,18 @@ struct Rooms {
     }
   }
 
+  /// An attempt to connect failed: the server cannot be reached, so it cannot say who left
+  /// meanwhile (a server that stopped takes its rooms with it). Peers last seen are dropped; a
+  /// socket that closes and reconnects at once keeps them until the server's snapshot.
+  mutating func serverUnreachable() -> [Action] {
+    byID.keys.sorted().compactMap { id in
+      guard let room = byID[id], room.members != .object([:]) || room.isConnected else { return nil }
+      byID[id]?.members = .object([:])
+      byID[id]?.isConnected = false
+      return .notify(roomID: id)
+    }
+  }
+
   // MARK: From the server
 
   /// A room message; `sessionID` is this session's, whose own presence is kept locally.

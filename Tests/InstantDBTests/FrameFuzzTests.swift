@@ -18,7 +18,9 @@ struct FrameFuzzTests {
     try await withServer { server in
       let transport = InjectingTransport()
       let captured = transport.recordIncoming()
-      let a = server.client(transport: transport)
+      // A's log says what it skipped; checked below rather than printed.
+      let log = Locked<[String]>([])
+      let a = server.client(transport: transport, logger: CapturingLogHandler.logger(log))
       let b = server.client()
       defer { Task { await a.shutdown(); await b.shutdown() } }
       let query: JSON = ["todos": ["owner": [:]]]
@@ -57,6 +59,10 @@ struct FrameFuzzTests {
       }
       let status = await a.status
       #expect(status == .authenticated)
+      // Each frame it could not use is named in its log, at error level.
+      let errors = log.withLock { $0 }.filter { $0.hasPrefix("error ") }
+      #expect(errors.count >= 30, "A logged \(errors.count) errors for 300 mutated frames")
+      #expect(errors.contains { $0.contains("skipped a frame that is not JSON") }, "\(errors.prefix(5))")
     }
   }
 

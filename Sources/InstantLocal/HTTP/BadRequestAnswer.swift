@@ -78,35 +78,7 @@ struct AnsweringBadRequests: ServerChildChannel {
   /// bytes that were not HTTP it is the client's mistake, so it is logged at debug instead.
   func handle(value: Value, logger: Logger) async {
     let answered = flags.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(value.channel)) }
-    var logger = logger
-    if let answered { logger.handler = AfterBadRequest(base: logger.handler, answered: answered) }
+    let logger = answered.map { flag in DemotingLogHandler.demoting(logger) { _ in flag.withLockedValue { $0 } } } ?? logger
     await inner.handle(value: value, logger: logger)
-  }
-}
-
-/// A log handler that writes errors as debug lines once its connection was answered `400`.
-private struct AfterBadRequest: LogHandler {
-  var base: any LogHandler
-  let answered: NIOLockedValueBox<Bool>
-
-  var logLevel: Logger.Level {
-    get { base.logLevel }
-    set { base.logLevel = newValue }
-  }
-  var metadata: Logger.Metadata {
-    get { base.metadata }
-    set { base.metadata = newValue }
-  }
-  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-    get { base[metadataKey: key] }
-    set { base[metadataKey: key] = newValue }
-  }
-
-  func log(event: LogEvent) {
-    guard event.level >= .error, answered.withLockedValue({ $0 }) else { return base.log(event: event) }
-    guard base.logLevel <= .debug else { return }
-    var event = event
-    event.level = .debug
-    base.log(event: event)
   }
 }

@@ -280,6 +280,16 @@ public actor InstantLocalServer {
         openStreams.listening(on: channel)
         onListening(channel.localAddress?.port ?? 0)
       },
-      logger: logger)
+      logger: Self.quietStops(logger))
+  }
+
+  /// `logger` for Hummingbird, which logs two ends of a stop as errors: the listening socket
+  /// already closed (``OpenStreams`` closes it first, on purpose), and connections cut once
+  /// ``InstantLocalConfiguration/shutdownGrace`` ran out (what a stop does). Both are debug lines.
+  static func quietStops(_ logger: Logger) -> Logger {
+    DemotingLogHandler.demoting(logger) { event in
+      let message = event.message.description
+      return message.hasPrefix("Server shutdown error: Already closed") || message == "Waiting on child channel: CancellationError()"
+    }
   }
 }

@@ -14,20 +14,23 @@ struct LocalServer {
   let server: InstantLocalServer
   let port: Int
 
+  /// A client of this server; `logger` (by default the client's own) for a test that feeds it bad
+  /// input and checks what it says.
   func client(
-    storage: InstantStorage = .memory, schema: ClientSchema? = nil, transport: any WebSocketTransport = NIOWebSocketTransport()
+    storage: InstantStorage = .memory, schema: ClientSchema? = nil, transport: any WebSocketTransport = NIOWebSocketTransport(),
+    logger: Logger? = nil
   ) -> InstantClient {
-    Self.client(port: port, storage: storage, schema: schema, transport: transport)
+    Self.client(port: port, storage: storage, schema: schema, transport: transport, logger: logger)
   }
 
   static func client(
     port: Int, storage: InstantStorage = .memory, schema: ClientSchema? = nil,
-    transport: any WebSocketTransport = NIOWebSocketTransport()
+    transport: any WebSocketTransport = NIOWebSocketTransport(), logger: Logger? = nil
   ) -> InstantClient {
     InstantClient(
       appId: appID, apiURI: URL(string: "http://127.0.0.1:\(port)")!,
       websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: storage, schema: schema,
-      transport: transport)
+      transport: transport, logger: logger)
   }
 }
 

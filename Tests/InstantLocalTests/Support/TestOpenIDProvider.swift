@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import InstantCore
+import Logging
 import TestSupport
 import _CryptoExtras
 internal import OrderedCollections
@@ -76,12 +77,16 @@ final class TestOpenIDProvider: Sendable {
       }
       return json(["keys": .array(keys)])
     }
+    // Stopped by cancelling its task, which Hummingbird logs as errors: a test's provider, not
+    // the server under test, so its log is off.
+    var quiet = Logger(label: "test-openid-provider")
+    quiet.logLevel = .critical
     let app = Application(
       router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
       onServerRunning: { channel in
         ports.continuation.yield(channel.localAddress?.port ?? 0)
         ports.continuation.finish()
-      })
+      }, logger: quiet)
     let server = Task { try await app.runService() }
     defer { server.cancel() }
     var port = 0

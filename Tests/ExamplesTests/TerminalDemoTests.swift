@@ -9,6 +9,16 @@ import Testing
 /// One test at a time: each runs two demo processes, and the machine may have two cores.
 @Suite("Terminal demos", .serialized, .timeLimit(.minutes(1)))
 struct TerminalDemoTests {
+  /// A free port and a data directory for demos that host their own server; removed at the end.
+  struct Hosting {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
+    let port = freePort()
+    var dataFile: String { directory.appendingPathComponent("demos.sqlite").path }
+    /// The options every demo of this test starts with.
+    var options: [String] { ["--port", "\(port)", "--data", dataFile] }
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+  }
+
   /// Whether `frame` shows the hint a `q` gets as its own line (the header says it too).
   static func showsQuitHint(_ frame: String) -> Bool {
     frame.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "Ctrl-C quits" }
@@ -173,9 +183,9 @@ struct TerminalDemoTests {
 
   @Test("tiles: when the terminal hosting the server quits, the joiner stops showing its player")
   func hostQuits() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let options = ["--port", "\(freePort())", "--data", directory.appendingPathComponent("demos.sqlite").path]
+    let hosting = Hosting()
+    defer { hosting.remove() }
+    let options = hosting.options
     let ann = try DemoProcess("tiles", options + ["--name", "ann"], label: "tiles ann (hosts)")
     defer { ann.stop() }
     try await ann.waitForFrame("ann connected") { $0.contains("● authenticated") }
@@ -190,10 +200,9 @@ struct TerminalDemoTests {
 
   @Test("Without --server the first terminal hosts the server and the second joins it")
   func hostAndJoin() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let port = freePort()
-    let options = ["--port", "\(port)", "--data", directory.appendingPathComponent("demos.sqlite").path]
+    let hosted = Hosting()
+    defer { hosted.remove() }
+    let (port, options) = (hosted.port, hosted.options)
 
     let ann = try DemoProcess("todos", options + ["--name", "ann"], label: "todos ann (hosts)")
     defer { ann.stop() }
@@ -209,14 +218,14 @@ struct TerminalDemoTests {
     try await bob.waitForFrame("ann's todo") { $0.contains("1. [ ] hello from ann") }
     bob.type("toggle 1\n")
     try await ann.waitForFrame("bob's toggle") { $0.contains("1. [x] hello from ann") && $0.contains("0 pending writes") }
-    #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demos.sqlite").path))
+    #expect(FileManager.default.fileExists(atPath: hosted.dataFile))
   }
 
   @Test("The end of input quits after the writes are sent; the embedded server's data survives for the next run")
   func endOfInputAndRestart() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demos-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let options = ["--port", "\(freePort())", "--data", directory.appendingPathComponent("demos.sqlite").path]
+    let hosting = Hosting()
+    defer { hosting.remove() }
+    let options = hosting.options
 
     let first = try DemoProcess("todos", options + ["--name", "ann"], label: "todos, first run")
     defer { first.stop() }

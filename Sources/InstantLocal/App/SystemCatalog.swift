@@ -1,3 +1,4 @@
+import Foundation
 package import InstantCore
 import OrderedCollections
 
@@ -42,15 +43,8 @@ package enum SystemCatalog {
   /// `<namespace code>/<label code>`, five bits per letter of `abcdefghijklmnopqrstuvwxzy/`, the
   /// rest of each half filled with ones. `systemID(.attr, "us", "id")` is `$users.id`'s attr id.
   package static func systemID(_ kind: SystemIDKind, _ namespaceCode: String, _ labelCode: String) -> String {
-    let high = encode("system" + kind.rawValue)
-    let low = encode(namespaceCode + "/" + labelCode)
-    let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
-    var out = ""
-    for (i, character) in hex.enumerated() {
-      if [8, 12, 16, 20].contains(i) { out += "-" }
-      out.append(character)
-    }
-    return out
+    let halves = [encode("system" + kind.rawValue), encode(namespaceCode + "/" + labelCode)]
+    return UUID(bytes: halves.flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) }).uuidString.lowercased()
   }
 
   /// What a ``systemID(_:_:_:)`` names.
@@ -91,8 +85,4 @@ package enum SystemCatalog {
         "catalog": "system",
       ])
   }
-}
-
-extension String {
-  fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

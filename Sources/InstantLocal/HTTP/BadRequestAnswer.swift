@@ -45,11 +45,10 @@ final class BadRequestAnswer: ChannelInboundHandler, RemovableChannelHandler {
     context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
   }
 
-  /// `{type, message, hint}`, as every failure of this server is answered.
+  /// The server's error body, as every failure of this server is answered.
   static func body(_ error: HTTPParserError) -> String {
     let message = "The request is not valid HTTP/1.1 (\(error)): each header line is `Name: value`, the request line `METHOD /path HTTP/1.1`."
-    let body: JSON = ["type": "validation-failed", "message": .string(message), "hint": [:]]
-    return body.serialized()
+    return ServerError(.validationFailed, message: message, hint: [:]).httpBody.serialized()
   }
 }
 

@@ -11,7 +11,7 @@ struct UnservedRouteMiddleware<Context: RequestContext>: RouterMiddleware {
       return try await next(request, context)
     } catch let error as HTTPError where error.status == .notFound {
       let message = "instant-local does not serve \(request.method.rawValue) \(request.uri.path) (docs/instant-local.md lists what it serves)"
-      return HTTPRoutes.json(["type": "not-found", "message": .string(message), "hint": [:]], status: .notFound)
+      return HTTPRoutes.json(ServerError("not-found", message: message, hint: [:], status: 404).httpBody, status: .notFound)
     }
   }
 }

@@ -13,14 +13,7 @@ enum AuthSettingID {
     var bytes = Array(SHA256.hash(data: Data("\(appID)\u{0}\(kind)\u{0}\(key)".utf8)).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x80
     bytes[8] = (bytes[8] & 0x3F) | 0x80
-    let hex = bytes.map { String(format: "%02x", $0) }.joined()
-    let cuts = [8, 12, 16, 20]
-    var out = ""
-    for (i, character) in hex.enumerated() {
-      if cuts.contains(i) { out += "-" }
-      out.append(character)
-    }
-    return out
+    return UUID(bytes: bytes).uuidString.lowercased()
   }
 
   static func client(_ appID: String, _ name: String) -> String { make(appID, "oauth-client", name) }

@@ -101,12 +101,12 @@ extension InstantAdmin {
   /// What one event's message means to a reader: a result, an error, or nothing (`sse-init`).
   static func update(_ event: String) -> AdminQueryUpdate? {
     guard let message = try? JSON.parse(event) else { return nil }
-    switch message["op"]?.stringValue {
-    case "add-query-ok":
+    switch message["op"]?.stringValue.flatMap(ServerOp.init(rawValue:)) {
+    case .addQueryOK?:
       return message["result"].map(AdminQueryUpdate.result)
-    case "refresh-ok":
+    case .refreshOK?:
       return message["computations"]?[0]?["instaql-result"].map(AdminQueryUpdate.result)
-    case "error":
+    case .error?:
       return .error(InstantAdminError(serverAnswer: message, status: message["status"]?.intValue ?? 400))
     default:
       return nil

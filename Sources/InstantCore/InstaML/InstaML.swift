@@ -101,7 +101,7 @@ struct AttrCreator {
 
   mutating func add(_ attr: Attr) {
     localAttrs.append(attr)
-    addSteps.append(.array(["add-attr", .object(attr.json)]))
+    addSteps.append(TxStep.addAttr(attr.json).json)
     addedIDs.insert(attr.id)
   }
 
@@ -109,7 +109,7 @@ struct AttrCreator {
   mutating func addUnsynced(_ attr: Attr?) {
     guard let attr, JSValue(attr.json["isUnsynced"]).isTruthy, !addedIDs.contains(attr.id) else { return }
     localAttrs.append(attr)
-    addSteps.append(.array(["add-attr", .object(attr.json)]))
+    addSteps.append(TxStep.addAttr(attr.json).json)
     addedIDs.insert(attr.id)
   }
 
@@ -299,11 +299,11 @@ struct Expander {
     return false
   }
 
-  func serverOpts(_ op: InstaMLOp, _ lookup: JSON) -> JSON? {
+  func serverMode(_ op: InstaMLOp, _ lookup: JSON) -> TxStep.Mode? {
     switch op.opts?["upsert"] {
-    case .bool(false)?: return ["mode": "update"]
+    case .bool(false)?: return .update
     case .bool(true)?: return nil
-    default: return entityExists(op.etype, lookup) ? ["mode": "update"] : nil
+    default: return entityExists(op.etype, lookup) ? .update : nil
     }
   }
 
@@ -311,7 +311,7 @@ struct Expander {
     let lookup = try extract(etype, eid)
     guard case .array = lookup else { return steps }
     let idAttrId: JSON = attrs.forward(etype, "id").map { .string($0.id) } ?? .null
-    return [.array(["add-triple", lookup, idAttrId, lookup])] + steps
+    return [TxStep.addTriple(lookup, idAttrId, lookup).json] + steps
   }
 
   func expand(_ opIn: InstaMLOp) throws(InstaMLError) -> [JSON] {
@@ -324,19 +324,15 @@ struct Expander {
     switch op.action {
     case .create:
       let lookup = try extract(etype, op.entity)
-      var steps: [JSON] = [.array(["add-triple", lookup, .string(try attr(etype, "id").id), lookup, ["mode": "create"]])]
+      var steps = [TxStep.addTriple(lookup, .string(try attr(etype, "id").id), lookup, mode: .create).json]
       for (label, value) in JSObjects.entries(op.args ?? .object([:])) ?? [] {
-        steps.append(.array(["add-triple", lookup, .string(try attr(etype, label).id), value, ["mode": "create"]]))
+        steps.append(TxStep.addTriple(lookup, .string(try attr(etype, label).id), value, mode: .create).json)
       }
       return steps
     case .update:
       let lookup = try extract(etype, op.entity)
-      let opts = serverOpts(op, lookup)
-      func step(_ a: Attr, _ v: JSON) -> JSON {
-        var parts: [JSON] = ["add-triple", lookup, .string(a.id), v]
-        if let opts { parts.append(opts) }
-        return .array(parts)
-      }
+      let mode = serverMode(op, lookup)
+      func step(_ a: Attr, _ v: JSON) -> JSON { TxStep.addTriple(lookup, .string(a.id), v, mode: mode).json }
       var steps = [step(try attr(etype, "id"), lookup)]
       for (label, value) in JSObjects.entries(op.args ?? .object([:])) ?? [] {
         steps.append(step(try attr(etype, label), value))
@@ -344,22 +340,19 @@ struct Expander {
       return steps
     case .merge:
       let lookup = try extract(etype, op.entity)
-      let opts = serverOpts(op, lookup)
-      var idStep: [JSON] = ["add-triple", lookup, .string(try attr(etype, "id").id), lookup]
-      if let opts { idStep.append(opts) }
-      var steps: [JSON] = [.array(idStep)]
+      let mode = serverMode(op, lookup)
+      var steps = [TxStep.addTriple(lookup, .string(try attr(etype, "id").id), lookup, mode: mode).json]
       for (label, value) in JSObjects.entries(op.args ?? .object([:])) ?? [] {
-        var parts: [JSON] = ["deep-merge-triple", lookup, .string(try attr(etype, label).id), value]
-        if let opts { parts.append(opts) }
-        steps.append(.array(parts))
+        steps.append(TxStep.deepMergeTriple(lookup, .string(try attr(etype, label).id), value, mode: mode).json)
       }
       return steps
     case .delete:
-      return [.array(["delete-entity", try extract(etype, op.entity), .string(etype)])]
+      return [TxStep.deleteEntity(try extract(etype, op.entity), etype: etype).json]
     case .ruleParams:
-      return [.array(["rule-params", try extract(etype, op.entity), .string(etype), op.args ?? .null])]
+      return [TxStep.ruleParams(try extract(etype, op.entity), etype: etype, op.args ?? .null).json]
     case .link, .unlink:
-      let action: JSON = op.action == .link ? "add-triple" : "retract-triple"
+      let triple: (JSON, JSON, JSON) -> TxStep =
+        op.action == .link ? { TxStep.addTriple($0, $1, $2) } : { TxStep.retractTriple($0, $1, $2) }
       var steps: [JSON] = []
       for (label, value) in JSObjects.entries(op.args ?? .object([:])) ?? [] {
         let fwd = attrs.forward(etype, label)
@@ -367,12 +360,10 @@ struct Expander {
         for eidB in value.arrayValue ?? [value] {
           if let fwd {
             let targetEtype = fwd.reverseIdentity?.etype ?? ""
-            steps.append(.array([action, try extract(etype, op.entity), .string(fwd.id), try extract(targetEtype, eidB)]))
+            steps.append(triple(try extract(etype, op.entity), .string(fwd.id), try extract(targetEtype, eidB)).json)
           } else if let rev {
             steps.append(
-              .array([
-                action, try extract(rev.forwardIdentity.etype, eidB), .string(rev.id), try extract(etype, op.entity),
-              ]))
+              triple(try extract(rev.forwardIdentity.etype, eidB), .string(rev.id), try extract(etype, op.entity)).json)
           } else {
             throw .unknownLink("\(etype).\(label)", message: "TypeError: no link \(etype).\(label)")
           }

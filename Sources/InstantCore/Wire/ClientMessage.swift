@@ -7,7 +7,7 @@ import OrderedCollections
 /// (the store's query and transaction), which report their own errors.
 public struct ClientMessage: Sendable, Equatable {
   /// Echoed in the server's reply; a string from every client (kept as sent, whatever it is).
-  public var clientEventID: JSON
+  public var clientEventID: ClientEventID
   public var body: Body
 
   public enum Body: Sendable, Equatable {
@@ -25,7 +25,7 @@ public struct ClientMessage: Sendable, Equatable {
   }
 
   public init(clientEventID: String, _ body: Body) {
-    self.clientEventID = .string(clientEventID)
+    self.clientEventID = ClientEventID(clientEventID)
     self.body = body
   }
 
@@ -52,7 +52,7 @@ public struct ClientMessage: Sendable, Equatable {
   /// Reads a frame, refusing a missing or malformed parameter with the reference's error. `op`
   /// is the frame's op when the caller has read it already (``op(of:)``).
   public init(frame: JSON, op known: ClientOp? = nil) throws(ServerError) {
-    clientEventID = frame["client-event-id"] ?? .null
+    clientEventID = ClientEventID(json: frame["client-event-id"] ?? .null)
     let op: ClientOp
     if let known { op = known } else { op = try Self.op(of: frame) }
     switch op {
@@ -87,7 +87,7 @@ public struct ClientMessage: Sendable, Equatable {
 
   /// The frame, with its members in the order the reference client writes them.
   public var frame: JSON {
-    var o: JSONObject = ["op": .string(op.rawValue), "client-event-id": clientEventID]
+    var o: JSONObject = ["op": .string(op.rawValue), "client-event-id": clientEventID.json]
     switch body {
     case let .initialize(appID, refreshToken, versions):
       o["app-id"] = .string(appID)

@@ -7,29 +7,31 @@ import OrderedCollections
 /// server can serialise one result once for every session it goes to.
 public enum ServerMessage: Sendable, Equatable {
   /// The session is open: its id, the app's attrs, the signed-in user (`auth.user`), the app's status.
-  case initOK(sessionID: String?, clientEventID: JSON, auth: JSON, appStatus: String?, attrs: WireFragment)
-  case addQueryOK(q: WireFragment, result: WireFragment, processedTxID: Int?, clientEventID: JSON)
+  case initOK(sessionID: String?, clientEventID: ClientEventID, auth: JSON, appStatus: String?, attrs: WireFragment)
+  case addQueryOK(q: WireFragment, result: WireFragment, processedTxID: Int?, clientEventID: ClientEventID)
   /// The session already subscribes to `q`; its results keep coming in `refresh-ok`.
-  case addQueryExists(q: WireFragment, clientEventID: JSON)
-  case removeQueryOK(q: WireFragment, clientEventID: JSON)
+  case addQueryExists(q: WireFragment, clientEventID: ClientEventID)
+  case removeQueryOK(q: WireFragment, clientEventID: ClientEventID)
   /// New results of the session's queries after transactions up to `processedTxID`; `attrs` when
   /// the attr table changed (or the client asked for it every time).
   case refreshOK(processedTxID: Int?, computations: [Computation], attrs: WireFragment?)
-  case transactOK(txID: Int, clientEventID: JSON)
+  case transactOK(txID: Int, clientEventID: ClientEventID)
   /// A request refused; `originalEvent` is the request (or a part of it) with the session id.
-  case error(ServerError, clientEventID: JSON, originalEvent: JSON)
-  case joinRoomOK(roomID: String, clientEventID: JSON)
+  case error(ServerError, clientEventID: ClientEventID, originalEvent: OriginalEvent)
+  case joinRoomOK(roomID: String, clientEventID: ClientEventID)
   case joinRoomError(roomID: String, error: ServerError)
-  case leaveRoomOK(roomID: String, clientEventID: JSON)
-  case setPresenceOK(roomID: String, clientEventID: JSON)
+  case leaveRoomOK(roomID: String, clientEventID: ClientEventID)
+  case setPresenceOK(roomID: String, clientEventID: ClientEventID)
   /// Every member of the room, by session id.
   case refreshPresence(roomID: String, data: JSON)
   /// Edits to the members map since the last refresh or patch.
   case patchPresence(roomID: String, edits: WireFragment)
-  case clientBroadcastOK(roomID: String, topic: JSON, data: JSON, clientEventID: JSON)
+  case clientBroadcastOK(roomID: String, topic: JSON, data: JSON, clientEventID: ClientEventID)
   /// Another member's broadcast: `data` holds `peer-id`, `user` and the sender's `data`.
   case serverBroadcast(roomID: String, topic: JSON, data: JSON)
   case appStatusChanged(status: String)
+  /// The first event of an admin query stream: the server instance and the stream's session.
+  case sseInit(machineID: String, sessionID: String)
 
   /// One query's new result in a `refresh-ok`: the whole of it, or — for a session that
   /// negotiated `result-changes` — what changed since the session was last sent it.
@@ -77,6 +79,7 @@ public enum ServerMessage: Sendable, Equatable {
     case .clientBroadcastOK: .clientBroadcastOK
     case .serverBroadcast: .serverBroadcast
     case .appStatusChanged: .appStatusChanged
+    case .sseInit: .sseInit
     }
   }
 }
@@ -95,7 +98,7 @@ extension ServerMessage {
     func missing(_ what: String) -> ServerMessageError { ServerMessageError(description: "\(frame["op"]?.stringValue ?? "?") without \(what)") }
     guard let name = frame["op"]?.stringValue else { throw ServerMessageError(description: "a message without an op") }
     guard let op = ServerOp(rawValue: name) else { throw ServerMessageError(description: "an unknown op \(name)") }
-    let eventID = frame["client-event-id"] ?? .null
+    let eventID = ClientEventID(json: frame["client-event-id"] ?? .null)
     func roomID() throws(ServerMessageError) -> String {
       guard let id = frame["room-id"]?.stringValue else { throw missing("a room-id") }
       return id
@@ -134,7 +137,7 @@ extension ServerMessage {
       guard let txID = frame["tx-id"]?.intValue else { throw missing("a tx-id") }
       self = .transactOK(txID: txID, clientEventID: eventID)
     case .error:
-      self = .error(ServerError(frame: frame), clientEventID: eventID, originalEvent: frame["original-event"] ?? .null)
+      self = .error(ServerError(frame: frame), clientEventID: eventID, originalEvent: OriginalEvent(json: frame["original-event"] ?? .null))
     case .joinRoomOK: self = .joinRoomOK(roomID: try roomID(), clientEventID: eventID)
     case .joinRoomError: self = .joinRoomError(roomID: try roomID(), error: ServerError(frame: frame["error"] ?? [:]))
     case .leaveRoomOK: self = .leaveRoomOK(roomID: try roomID(), clientEventID: eventID)
@@ -153,6 +156,11 @@ extension ServerMessage {
     case .appStatusChanged:
       guard let status = frame["status"]?.stringValue else { throw missing("a status") }
       self = .appStatusChanged(status: status)
+    case .sseInit:
+      guard let machineID = frame["machine-id"]?.stringValue, let sessionID = frame["session-id"]?.stringValue else {
+        throw missing("a machine-id and a session-id")
+      }
+      self = .sseInit(machineID: machineID, sessionID: sessionID)
     }
   }
 
@@ -163,7 +171,7 @@ extension ServerMessage {
     switch self {
     case let .initOK(sessionID, clientEventID, auth, appStatus, attrs):
       if let sessionID { w.member("session-id", sessionID) }
-      w.member("client-event-id", clientEventID)
+      w.member("client-event-id", clientEventID.json)
       w.member("auth", auth)
       if let appStatus { w.member("app-status", ["status": .string(appStatus)]) }
       w.member("attrs", attrs)
@@ -172,10 +180,10 @@ extension ServerMessage {
       w.member("result", result)
       w.member("result-meta", JSON.null)
       if let processedTxID { w.member("processed-tx-id", processedTxID) }
-      w.member("client-event-id", clientEventID)
+      w.member("client-event-id", clientEventID.json)
     case let .addQueryExists(q, clientEventID), let .removeQueryOK(q, clientEventID):
       w.member("q", q)
-      w.member("client-event-id", clientEventID)
+      w.member("client-event-id", clientEventID.json)
     case let .refreshOK(processedTxID, computations, attrs):
       if let processedTxID { w.member("processed-tx-id", processedTxID) }
       w.member("computations") { out in
@@ -201,18 +209,18 @@ extension ServerMessage {
       w.member("tx-id", txID)
       // The reference's `isn` (its log position); clients read `tx-id`.
       w.member("isn", String(txID))
-      w.member("client-event-id", clientEventID)
+      w.member("client-event-id", clientEventID.json)
     case let .error(error, clientEventID, originalEvent):
       w.member("status", error.status)
-      w.member("client-event-id", clientEventID)
-      w.member("original-event", originalEvent)
+      w.member("client-event-id", clientEventID.json)
+      w.member("original-event", originalEvent.json)
       if let type = error.type { w.member("type", type.rawValue) }
       w.member("message", error.message)
       w.member("hint", error.hint)
     case let .joinRoomOK(roomID, clientEventID), let .leaveRoomOK(roomID, clientEventID),
       let .setPresenceOK(roomID, clientEventID):
       w.member("room-id", roomID)
-      w.member("client-event-id", clientEventID)
+      w.member("client-event-id", clientEventID.json)
     case let .joinRoomError(roomID, error):
       w.member("room-id", roomID)
       var e: JSONObject = [:]
@@ -230,13 +238,16 @@ extension ServerMessage {
       w.member("room-id", roomID)
       w.member("topic", topic)
       w.member("data", data)
-      w.member("client-event-id", clientEventID)
+      w.member("client-event-id", clientEventID.json)
     case let .serverBroadcast(roomID, topic, data):
       w.member("room-id", roomID)
       w.member("topic", topic)
       w.member("data", data)
     case let .appStatusChanged(status):
       w.member("status", status)
+    case let .sseInit(machineID, sessionID):
+      w.member("machine-id", machineID)
+      w.member("session-id", sessionID)
     }
     return w.finish()
   }

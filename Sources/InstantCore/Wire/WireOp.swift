@@ -36,4 +36,6 @@ public enum ServerOp: String, Sendable, Hashable, CaseIterable {
   case clientBroadcastOK = "client-broadcast-ok"
   case serverBroadcast = "server-broadcast"
   case appStatusChanged = "app-status-changed"
+  /// The first event of an admin query stream (`POST /admin/subscribe-query`), never on a socket.
+  case sseInit = "sse-init"
 }

@@ -17,12 +17,14 @@ enum AttrRewriter {
       var steps: [JSON] = []
       var didChange = false
       for step in mutations[i].steps {
-        guard case let .array(parts) = step, let op = parts.first?.stringValue else {
+        guard case let .array(parts) = step, parts.first?.stringValue != nil else {
           steps.append(step)
           continue
         }
         // An add-attr that does not parse is kept as it is (below), for the server to judge.
-        if op == "add-attr", parts.count > 1, let local = try? Attr(json: parts[1]), server[local.id] == nil {
+        if let add = TxStep.read(step), add.op == .addAttr, let json = add.attrArgument,
+          let local = try? Attr(json: json), server[local.id] == nil
+        {
           let f = local.forwardIdentity
           if let existing = server.forward(f.etype, f.label) {
             mapped[local.id] = existing.id
@@ -54,8 +56,8 @@ enum AttrRewriter {
 
   private static func rewriteStep(_ parts: [JSON], mapped: [String: String], swapped: Set<String>) -> JSON {
     var out = parts.map { mapIDs($0, mapped) }
-    if out.count >= 4, let op = out[0].stringValue, op == "add-triple" || op == "retract-triple",
-      let attr = out[2].stringValue, swapped.contains(attr)
+    if let step = TxStep.read(.array(out)), step.op == .addTriple || step.op == .retractTriple, step.isCompleteTriple,
+      let attr = step.attrID, swapped.contains(attr)
     {
       out.swapAt(1, 3)
     }

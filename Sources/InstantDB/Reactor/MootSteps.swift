@@ -18,13 +18,12 @@ struct MootSteps {
 
   /// Takes in the steps of a write that comes after the ones checked from now on.
   mutating func absorb(_ steps: [JSON]) {
-    for step in steps {
-      guard case let .array(parts) = step, let op = parts.first?.stringValue else { continue }
-      switch op {
-      case "delete-entity" where parts.count >= 3:
-        if let etype = parts[2].stringValue { deleted[etype, default: []].insert(parts[1]) }
-      case "retract-triple" where parts.count >= 4:
-        retracted.insert(.array(Array(parts[1...3])))
+    for case let step? in steps.map(TxStep.read) {
+      switch step.op {
+      case .deleteEntity:
+        if let entity = step.entity, let etype = step.etype?.stringValue { deleted[etype, default: []].insert(entity) }
+      case .retractTriple where step.isCompleteTriple:
+        retracted.insert(.array(Array(step.parts[1...3])))
       default: break
       }
     }
@@ -53,10 +52,10 @@ struct MootSteps {
   }
 
   private func isMoot(_ step: JSON, attrs: AttrStore) -> Bool {
-    guard case let .array(parts) = step, parts.count >= 4,
-      let op = parts[0].stringValue, op == "add-triple" || op == "deep-merge-triple",
-      let attrID = parts[2].stringValue, let attr = attrs[attrID]
+    guard let step = TxStep.read(step), step.op == .addTriple || step.op == .deepMergeTriple, step.isCompleteTriple,
+      let attrID = step.attrID, let attr = attrs[attrID]
     else { return false }
+    let parts = step.parts
     if deleted[attr.forwardIdentity.etype]?.contains(parts[1]) == true { return true }
     if attr.isRef, let target = attr.reverseIdentity?.etype, deleted[target]?.contains(parts[3]) == true {
       return true

@@ -41,11 +41,13 @@ extension Reactor {
     case let .transactOK(txID, clientEventID):
       handleTransactOK(txID: txID, clientEventID: clientEventID)
     case let .error(error, clientEventID, originalEvent):
-      handleError(error, clientEventID: clientEventID.stringValue, originalEvent: originalEvent)
+      handleError(error, clientEventID: clientEventID.string, originalEvent: originalEvent)
     case let .appStatusChanged(status):
       setAppStatus(status)
     case .addQueryExists, .removeQueryOK, .setPresenceOK, .clientBroadcastOK, .leaveRoomOK:
       break
+    case .sseInit:
+      logger.error("skipped an sse-init, which only an admin query stream carries")
     case .joinRoomOK, .joinRoomError, .refreshPresence, .patchPresence, .serverBroadcast:
       handleRoomMessage(message)
     }
@@ -83,8 +85,8 @@ extension Reactor {
     cleanUpConfirmedWrites()
   }
 
-  private func handleTransactOK(txID: Int, clientEventID: JSON) {
-    guard let id = clientEventID.stringValue, let m = writes.acknowledge(id, txID: txID, at: config.clock.now) else {
+  private func handleTransactOK(txID: Int, clientEventID: ClientEventID) {
+    guard let id = clientEventID.string, let m = writes.acknowledge(id, txID: txID, at: config.clock.now) else {
       return
     }
     do { try storage.confirm(id, txID: txID) } catch { logger.error("could not record an acknowledged write: \(error)") }
@@ -108,8 +110,8 @@ extension Reactor {
     notifyPendingWatchers()
   }
 
-  private func handleError(_ serverError: ServerError, clientEventID eventID: String?, originalEvent original: JSON) {
-    let originalOp = original["op"]?.stringValue.flatMap(ClientOp.init(rawValue:))
+  private func handleError(_ serverError: ServerError, clientEventID eventID: String?, originalEvent original: OriginalEvent) {
+    let originalOp = original.op
     if let eventID {
       switch writes.refuse(eventID, serverError) {
       case .notAWrite: break
@@ -132,11 +134,11 @@ extension Reactor {
         return
       }
     }
-    if originalOp == .addQuery, let q = original["q"] {
+    if originalOp == .addQuery, let q = original.q {
       return perform(queries.refused(q, InstantClientError(serverError, kind: .queryRejected)))
     }
     if let originalOp, originalOp.isRoomOp {
-      return handleRoomError(serverError, op: originalOp, roomID: original["room-id"]?.stringValue)
+      return handleRoomError(serverError, op: originalOp, roomID: original.roomID)
     }
     if handleAuthError(serverError, originalOp: originalOp) { return }
     if status != .authenticated || originalOp == .initialize {

@@ -244,9 +244,6 @@ struct PendingMutation: Sendable, Equatable {
 
   /// The attrs this write creates (`add-attr` steps).
   var addedAttrs: [JSON] {
-    steps.compactMap { step in
-      guard case let .array(parts) = step, parts.first == "add-attr", parts.count > 1 else { return nil }
-      return parts[1]
-    }
+    steps.compactMap { TxStep.read($0).flatMap { $0.op == .addAttr ? $0.attrArgument : nil } }
   }
 }

@@ -47,14 +47,14 @@ extension AppDatabase {
       guard case let .array(parts) = item, let action = parts.first?.stringValue else {
         throw .validation("steps", input: item, ["Each step must be [action, namespace, id, args, opts?]."])
       }
-      switch action {
-      case "add-attr":
+      switch TxStep.read(item)?.op {
+      case .addAttr?:
         guard parts.count == 2, let attr = try? Attr(json: parts[1]) else {
           throw .validation("steps", input: item, ["add-attr takes an attribute object."])
         }
         attrSteps.append(item)
         attrs = AttrStore(Array(attrs.attrs.values) + [attr])
-      case "delete-attr":
+      case .deleteAttr?:
         attrSteps.append(item)
       default:
         guard let op = InstaMLOp(json: item) else {
@@ -83,7 +83,8 @@ extension AppDatabase {
 
   /// `etype.label` of an `add-attr` step.
   private static func addedAttrName(_ step: JSON) -> String? {
-    guard step[0] == "add-attr", let ident = step[1]?["forward-identity"]?.arrayValue, ident.count == 3,
+    guard let step = TxStep.read(step), step.op == .addAttr,
+      let ident = step.attrArgument?["forward-identity"]?.arrayValue, ident.count == 3,
       let etype = ident[1].stringValue, let label = ident[2].stringValue
     else { return nil }
     return "\(etype).\(label)"
@@ -122,7 +123,7 @@ extension AppDatabase {
   func adminDeleteUser(_ key: UserKey) throws(ServerError) -> JSON {
     guard let id = userID(key), let user = userObject(id, refreshToken: nil) else { return ["deleted": .null] }
     let (_, changed) = try commit(
-      [["delete-entity", .string(id), "$users"]], systemWrite: true,
+      [TxStep.deleteEntity(.string(id), etype: "$users")], systemWrite: true,
       extra: { db in try LocalStorage.deleteRefreshTokens(db, userID: id) })
     refreshTokens = refreshTokens.filter { $0.value != id }
     invalidate(changed: changed)
@@ -138,9 +139,9 @@ extension AppDatabase {
     }
     let userID = id.lowercased()
     let created = !store.hasEntity(userID, etype: "$users")
-    var steps: [JSON] = []
+    var steps: [TxStep] = []
     if created {
-      steps.append(["add-triple", .string(userID), .string(SystemCatalog.usersID), .string(userID)])
+      steps.append(.addTriple(.string(userID), .string(SystemCatalog.usersID), .string(userID)))
       steps += try extraFieldSteps(userID, extraFields)
     }
     let token = try createUser(steps: steps, userID: userID)

@@ -24,8 +24,8 @@ extension AppDatabase {
       guard case let .array(parts) = item, parts.count == 2, let action = parts[0].stringValue else {
         throw .validation("steps", input: item, ["Each step must be [action, params]."])
       }
-      switch action {
-      case "add-attr", "update-attr", "delete-attr":
+      switch TxStep.read(item)?.op {
+      case .addAttr?, .updateAttr?, .deleteAttr?:
         txSteps.append(item)
       case _ where Self.jobTypes.contains(action):
         guard let params = parts[1].objectValue, params["attr-id"]?.stringValue != nil else {
@@ -133,7 +133,7 @@ extension AppDatabase {
     default: change["checked-data-type"] = .null  // remove-data-type
     }
     do {
-      let (_, changed) = try commit([["update-attr", .object(change)]], systemWrite: false, by: .admin)
+      let (_, changed) = try commit([TxStep.updateAttr(change)], systemWrite: false, by: .admin)
       invalidate(changed: changed)
     } catch {
       return fail(error.message)

@@ -15,13 +15,12 @@ extension AppDatabase {
     var record = SessionRecord(id: id, sink: sink, features: features, asker: asker, attrsVersionSent: attrsVersion)
     record.resultShape = .tree(inference: inference)
     sessions[id] = record
-    let initMessage: JSON = ["op": "sse-init", "machine-id": .string(Self.instanceID), "session-id": .string(id)]
-    sink.send(text: initMessage.serialized())
-    let clientEventID = JSON.string(UUID().uuidString.lowercased())
+    sink.send(.sseInit(machineID: Self.instanceID, sessionID: id))
+    let clientEventID = ClientEventID(UUID().uuidString.lowercased())
     do {
       try addQuery(session: id, q: q, clientEventID: clientEventID)
     } catch {
-      sink.send(.error(error, clientEventID: clientEventID, originalEvent: ["op": "add-query", "q": q, "session-id": .string(id)]))
+      sink.send(.error(error, clientEventID: clientEventID, originalEvent: OriginalEvent(op: .addQuery, q: q, sessionID: id)))
     }
   }
 }

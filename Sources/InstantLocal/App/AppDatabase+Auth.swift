@@ -13,9 +13,9 @@ extension AppDatabase {
   /// `POST /runtime/auth/sign_in_guest`.
   func signInGuest(extraFields: JSON?) throws(ServerError) -> JSON {
     let userID = UUID().uuidString.lowercased()
-    var steps: [JSON] = [
-      ["add-triple", .string(userID), .string(SystemCatalog.usersID), .string(userID)],
-      ["add-triple", .string(userID), .string(SystemCatalog.usersType), "guest"],
+    var steps: [TxStep] = [
+      .addTriple(.string(userID), .string(SystemCatalog.usersID), .string(userID)),
+      .addTriple(.string(userID), .string(SystemCatalog.usersType), "guest"),
     ]
     steps += try extraFieldSteps(userID, extraFields)
     try checkSignup(userID, ["type": "guest"], extraFields)
@@ -82,22 +82,22 @@ extension AppDatabase {
     let guestID = guestToken.flatMap { tokenOwner($0) }.flatMap { id in
       userType(id) == "guest" ? id : nil
     }
-    var steps: [JSON] = []
+    var steps: [TxStep] = []
     let userID: String
     let created: Bool
     if let existing = findUser(email: email) {
       userID = existing
       created = false
       if let guestID, guestID != existing {
-        steps.append(["add-triple", .string(guestID), .string(SystemCatalog.usersLinkedPrimaryUser), .string(existing)])
+        steps.append(.addTriple(.string(guestID), .string(SystemCatalog.usersLinkedPrimaryUser), .string(existing)))
       }
     } else {
       userID = guestID ?? UUID().uuidString.lowercased()
       created = true
       steps += [
-        ["add-triple", .string(userID), .string(SystemCatalog.usersID), .string(userID)],
-        ["add-triple", .string(userID), .string(SystemCatalog.usersEmail), .string(email)],
-        ["add-triple", .string(userID), .string(SystemCatalog.usersType), "user"],
+        .addTriple(.string(userID), .string(SystemCatalog.usersID), .string(userID)),
+        .addTriple(.string(userID), .string(SystemCatalog.usersEmail), .string(email)),
+        .addTriple(.string(userID), .string(SystemCatalog.usersType), "user"),
       ]
       steps += try extraFieldSteps(userID, extraFields)
       if checkingRules { try checkSignup(userID, ["email": .string(email), "type": "user"], extraFields) }
@@ -132,11 +132,11 @@ extension AppDatabase {
 
   /// Writes `steps` (if any) and a new refresh token for `userID` in one SQLite transaction,
   /// then runs the invalidation pass; returns the token.
-  func createUser(steps: [JSON], userID: String) throws(ServerError) -> String {
+  func createUser(steps: [TxStep], userID: String) throws(ServerError) -> String {
     let token = UUID().uuidString.lowercased()
     let appID = self.appID
     let now = Self.nowMillis()
-    let (_, changed) = try commit(.array(steps), systemWrite: true) { db in
+    let (_, changed) = try commit(steps, systemWrite: true) { db in
       try LocalStorage.insertRefreshToken(db, sha256: RefreshTokenHash.of(token), appID: appID, userID: userID, now: now)
     }
     refreshTokens[RefreshTokenHash.of(token)] = userID
@@ -156,19 +156,19 @@ extension AppDatabase {
     }
   }
 
-  func extraFieldSteps(_ userID: String, _ extraFields: JSON?) throws(ServerError) -> [JSON] {
+  func extraFieldSteps(_ userID: String, _ extraFields: JSON?) throws(ServerError) -> [TxStep] {
     guard let extraFields, extraFields != .null else { return [] }
     guard case let .object(fields) = extraFields else {
       throw .paramMalformed("extra-fields", input: extraFields)
     }
-    var steps: [JSON] = []
+    var steps: [TxStep] = []
     for (label, value) in fields {
       guard !Self.systemUserFields.contains(label), let attr = store.attrs.forward("$users", label) else {
         throw .validation(
           "extra-fields", input: extraFields,
           ["\(label) is not an attribute of $users that extra-fields may set; add it to the schema first."])
       }
-      steps.append(["add-triple", .string(userID), .string(attr.id), value])
+      steps.append(.addTriple(.string(userID), .string(attr.id), value))
     }
     return steps
   }

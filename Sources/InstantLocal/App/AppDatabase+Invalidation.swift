@@ -165,8 +165,8 @@ extension AppDatabase {
           guard subscription.lastResult != nil || subscription.sent != nil else { continue }
           record.queries[key]!.lastResult = nil
           record.queries[key]!.sent = nil
-          let originalEvent: JSON = ["op": "add-query", "q": subscription.q, "session-id": .string(record.id)]
-          failures.append(.error(error, clientEventID: .null, originalEvent: originalEvent))
+          let originalEvent = OriginalEvent(op: .addQuery, q: subscription.q, sessionID: record.id)
+          failures.append(.error(error, clientEventID: .none, originalEvent: originalEvent))
         }
       }
       if !computations.isEmpty || attrsChanged {

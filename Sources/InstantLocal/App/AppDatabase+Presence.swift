@@ -8,7 +8,7 @@ extension AppDatabase {
 
   /// Handles `join-room`: adds the session (keeping its data if it was already a member), queues
   /// `join-room-ok`, then the presence pass.
-  func joinRoom(session id: String, roomID: String, data: JSON?, clientEventID: JSON) {
+  func joinRoom(session id: String, roomID: String, data: JSON?, clientEventID: ClientEventID) {
     guard var record = sessions[id] else { return }
     let old = rooms[roomID] ?? [:]
     var new = old
@@ -39,7 +39,7 @@ extension AppDatabase {
   }
 
   /// Handles `leave-room` (idempotent).
-  func leaveRoom(session id: String, roomID: String, clientEventID: JSON) {
+  func leaveRoom(session id: String, roomID: String, clientEventID: ClientEventID) {
     guard let sink = sessions[id]?.sink else { return }
     sessions[id]!.rooms.remove(roomID)
     sink.send(.leaveRoomOK(roomID: roomID, clientEventID: clientEventID))
@@ -47,7 +47,7 @@ extension AppDatabase {
   }
 
   /// Handles `set-presence`: replaces the member's data wholesale.
-  func setPresence(session id: String, roomID: String, data: JSON?, clientEventID: JSON) throws(ServerError) {
+  func setPresence(session id: String, roomID: String, data: JSON?, clientEventID: ClientEventID) throws(ServerError) {
     guard let sink = sessions[id]?.sink else { return }
     guard let old = rooms[roomID], var member = old[id]?.objectValue else { throw notInRoom(id, roomID) }
     var new = old
@@ -60,7 +60,7 @@ extension AppDatabase {
 
   /// Handles `client-broadcast`: `server-broadcast` to every other member, `client-broadcast-ok`
   /// to the sender.
-  func broadcast(session id: String, roomID: String, topic: JSON, data: JSON, clientEventID: JSON) throws(ServerError) {
+  func broadcast(session id: String, roomID: String, topic: JSON, data: JSON, clientEventID: ClientEventID) throws(ServerError) {
     guard let record = sessions[id] else { return }
     guard let members = rooms[roomID], members[id] != nil else { throw notInRoom(id, roomID) }
     let envelope: JSON = ["peer-id": .string(id), "user": record.userRef, "data": data]

@@ -94,7 +94,7 @@ actor AppDatabase {
   /// Handles `init`: checks the refresh token, registers the session and queues `init-ok`.
   func initSession(
     id: String, sink: SessionSink, features: SessionFeatures, peer: SessionPeer = SessionPeer(), refreshToken: String?,
-    isAdmin: Bool = false, clientEventID: JSON
+    isAdmin: Bool = false, clientEventID: ClientEventID
   ) throws(ServerError) {
     var userID: String?
     if let refreshToken {
@@ -138,7 +138,7 @@ actor AppDatabase {
   // MARK: Queries
 
   /// Handles `add-query`.
-  func addQuery(session id: String, q: JSON?, clientEventID: JSON) throws(ServerError) {
+  func addQuery(session id: String, q: JSON?, clientEventID: ClientEventID) throws(ServerError) {
     guard var record = sessions[id] else { return }
     guard let q, q != .null else {
       throw .validation("add-query", input: ["q": .null], ["Query can not be null."])
@@ -163,7 +163,7 @@ actor AppDatabase {
   }
 
   /// Handles `remove-query` (no error when the query was not subscribed).
-  func removeQuery(session id: String, q: JSON?, clientEventID: JSON) {
+  func removeQuery(session id: String, q: JSON?, clientEventID: ClientEventID) {
     guard sessions[id] != nil else { return }
     let q = q ?? .null
     sessions[id]!.queries.removeValue(forKey: q.canonicalString)
@@ -177,7 +177,7 @@ actor AppDatabase {
   /// the next pass (``refreshDeferred()`` or any later one): a session's burst of transactions
   /// then costs one re-run of each affected query, as the reference server coalesces a
   /// session's pending refreshes.
-  func transact(session id: String, txSteps: JSON?, clientEventID: JSON, deferringRefresh: Bool = false)
+  func transact(session id: String, txSteps: JSON?, clientEventID: ClientEventID, deferringRefresh: Bool = false)
     throws(ServerError)
   {
     guard let sink = sessions[id]?.sink else { return }
@@ -209,6 +209,13 @@ actor AppDatabase {
       metrics?.transaction(committed: false)
       throw error
     }
+  }
+
+  /// ``commit(_:systemWrite:by:extra:)`` of steps the server builds itself.
+  func commit(
+    _ steps: [TxStep], systemWrite: Bool, by asker: Asker = .admin, extra: (@Sendable (GRDBDatabase) throws -> Void)? = nil
+  ) throws(ServerError) -> (txID: Int, changed: StoreChange) {
+    try commit(.array(steps.map(\.json)), systemWrite: systemWrite, by: asker, extra: extra)
   }
 
   private func checkAndPersist(

@@ -70,8 +70,8 @@ extension AppDatabase {
       (FilesAttr.contentDisposition, .string(contentDisposition ?? "inline")),
       (FilesAttr.locationID, .string(locationID)), (FilesAttr.keyVersion, 1),
     ]
-    let steps = values.map { attr, value in JSON.array(["add-triple", .string(id), .string(attr), value]) }
-    let (_, changed) = try commit(.array(steps), systemWrite: true)
+    let steps = values.map { attr, value in TxStep.addTriple(.string(id), .string(attr), value) }
+    let (_, changed) = try commit(steps, systemWrite: true)
     invalidate(changed: changed)
     return ["id": .string(id), "location-id": .string(locationID), "size": .number(Double(size))]
   }
@@ -82,9 +82,9 @@ extension AppDatabase {
   func deleteFiles(paths: [String], as asker: Asker) throws(ServerError) -> [String?] {
     for path in paths { try checkStorage(.delete, path: path, as: asker) }
     let ids = paths.map(fileID(path:))
-    let steps = Set(ids.compactMap { $0 }).sorted().map { JSON.array(["delete-entity", .string($0), "$files"]) }
+    let steps = Set(ids.compactMap { $0 }).sorted().map { TxStep.deleteEntity(.string($0), etype: "$files") }
     if !steps.isEmpty {
-      let (_, changed) = try commit(.array(steps), systemWrite: true)
+      let (_, changed) = try commit(steps, systemWrite: true)
       invalidate(changed: changed)
     }
     return ids

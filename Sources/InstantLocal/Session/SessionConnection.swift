@@ -49,8 +49,8 @@ final class SessionConnection {
   /// The `client-event-id` of a frame that is not read as JSON (too large, or malformed), found by
   /// its text: the error then reaches the write or query that sent it, which the client refuses
   /// and reports, instead of an error nobody can place (a write left pending, sent again on every
-  /// connection). `null` when the frame names none.
-  static func clientEventID(in text: String) -> JSON {
+  /// connection). ``ClientEventID/none`` when the frame names none.
+  static func clientEventID(in text: String) -> ClientEventID {
     let key = "\"client-event-id\""
     var rest = Substring(text)
     while let found = rest.range(of: key) {
@@ -60,9 +60,9 @@ final class SessionConnection {
       guard rest.first == "\"" else { continue }
       let value = rest.dropFirst().prefix { $0 != "\"" && $0 != "\\" }
       guard value.count <= 200, rest.dropFirst(value.count + 1).first == "\"" else { continue }
-      return .string(String(value))
+      return ClientEventID(String(value))
     }
-    return .null
+    return .none
   }
 
   /// Handles one text frame.
@@ -72,7 +72,7 @@ final class SessionConnection {
       let error = ServerError.validation(
         "message", input: ["size": .number(Double(size)), "limit": .number(Double(maxMessageBytes))],
         ["The message is \(size) bytes; the limit is \(maxMessageBytes). Send smaller transactions or start instant-local with a larger --max-message-bytes."])
-      send(error, clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)])
+      send(error, clientEventID: Self.clientEventID(in: text), originalEvent: OriginalEvent(sessionID: id))
       return
     }
     let event: JSON
@@ -82,23 +82,18 @@ final class SessionConnection {
       let failure = ServerError(
         .paramMalformed, message: "Malformed JSON: \(error.description)",
         hint: ["in": [], "original-input": .string(String(text.prefix(200)))])
-      send(failure, clientEventID: Self.clientEventID(in: text), originalEvent: ["session-id": .string(id)])
+      send(failure, clientEventID: Self.clientEventID(in: text), originalEvent: OriginalEvent(sessionID: id))
       return
     }
-    let clientEventID = event["client-event-id"] ?? .null
+    let clientEventID = ClientEventID(json: event["client-event-id"] ?? .null)
     do {
       try await dispatch(event, clientEventID: clientEventID, deferringRefresh: deferringRefresh)
     } catch {
-      var original = event.objectValue ?? [:]
-      original["session-id"] = .string(id)
-      // A secret the client sent is not sent back: error frames are what clients log.
-      original.removeValue(forKey: "refresh-token")
-      original.removeValue(forKey: "__admin-token")
-      send(error, clientEventID: clientEventID, originalEvent: .object(original))
+      send(error, clientEventID: clientEventID, originalEvent: OriginalEvent(request: event, sessionID: id))
     }
   }
 
-  private func send(_ error: ServerError, clientEventID: JSON, originalEvent: JSON) {
+  private func send(_ error: ServerError, clientEventID: ClientEventID, originalEvent: OriginalEvent) {
     sink.send(text: ServerMessage.error(error, clientEventID: clientEventID, originalEvent: originalEvent).serialized())
   }
 
@@ -107,7 +102,7 @@ final class SessionConnection {
     await app?.closeSession(id)
   }
 
-  private func dispatch(_ event: JSON, clientEventID: JSON, deferringRefresh: Bool) async throws(ServerError) {
+  private func dispatch(_ event: JSON, clientEventID: ClientEventID, deferringRefresh: Bool) async throws(ServerError) {
     let op = try ClientMessage.op(of: event)
     if op == .initialize, app != nil {
       // The input echoed back without the token: an error frame is what clients log.
@@ -147,7 +142,7 @@ final class SessionConnection {
   }
 
   private func handleInit(
-    appID text: String, refreshToken: String?, adminToken: String?, versions: JSON, clientEventID: JSON
+    appID text: String, refreshToken: String?, adminToken: String?, versions: JSON, clientEventID: ClientEventID
   ) async throws(ServerError) {
     guard let appID = AppRegistry.normalizeAppID(text) else { throw .paramMalformed("app-id", input: .string(text)) }
     // The admin SDK's sessions carry the app's admin token: no rule binds them.

@@ -40,8 +40,9 @@ import Testing
       attrs: .json([])),
     .refreshOK(processedTxID: 10, computations: [], attrs: nil),
     .transactOK(txID: 12, clientEventID: "e"),
-    .error(ServerError.paramMissing("q"), clientEventID: "e", originalEvent: ["op": "add-query"]),
-    .error(ServerError.serverFault("disk full"), clientEventID: .null, originalEvent: .null),
+    .error(ServerError.paramMissing("q"), clientEventID: "e", originalEvent: OriginalEvent(json: ["op": "add-query"])),
+    .error(ServerError.serverFault("disk full"), clientEventID: .none, originalEvent: OriginalEvent(sessionID: "s")),
+    .error(ServerError.invalidOp(1), clientEventID: ClientEventID(json: 7), originalEvent: OriginalEvent(json: .null)),
     .joinRoomOK(roomID: "r", clientEventID: "e"),
     .joinRoomError(roomID: "r", error: ServerError(.permissionDenied, message: "no", hint: ["x": 1])),
     .leaveRoomOK(roomID: "r", clientEventID: "e"),
@@ -51,6 +52,7 @@ import Testing
     .clientBroadcastOK(roomID: "r", topic: "t", data: ["peer-id": "s"], clientEventID: "e"),
     .serverBroadcast(roomID: "r", topic: "t", data: ["peer-id": "s", "data": ["x": 1]]),
     .appStatusChanged(status: "read-only"),
+    .sseInit(machineID: "m", sessionID: "s"),
   ]
 
   @Test("Every server message reads back as itself, through its text")

@@ -206,7 +206,7 @@ struct BackupRestoreTests {
 
         // A write while a backup's read is open completes (WAL: the reader holds no writer up).
         let storage = try LocalStorage(path: file, logger: .instantLocalTesting)
-        let catalog = AppCatalog(storage: storage, blobDirectory: { _ in nil })
+        let catalog = AppCatalog(storage: storage, clock: .live, blobDirectory: { _ in nil })
         let committed = Locked(false)
         _ = try catalog.backup(appID: world.app.id, to: directory.appendingPathComponent("seam.zip")) {
           let started = Date()

@@ -170,7 +170,7 @@ struct IDTokenTests {
   func keyRotation() async throws {
     try await TestOpenIDProvider.with { provider in
       let clock = ManualClock()
-      let directory = OpenIDDirectory(clock: AnyClock(clock))
+      let directory = OpenIDDirectory(clock: ServerClock(clock, wallTimeAtStart: Date()))
       let check = IDTokenCheck(directory: directory)
       let client = OAuthClient(name: "web", provider: .oidc, clientID: Self.clientID, discoveryEndpoint: provider.discoveryEndpoint)
       let claims = provider.claims(email: "di@example.com", clientID: Self.clientID)

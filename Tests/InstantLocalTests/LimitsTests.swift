@@ -88,15 +88,15 @@ struct LimitsTests {
     #expect(slots.open("address-0") == nil)
   }
 
-  /// A server with `limits`; its buckets' clock stands still unless `realTime`, so a slow machine
-  /// cannot refill a bucket mid-test.
+  /// A server with `limits`; its clock (``ServerClock``) stands still unless `realTime`, so a slow
+  /// machine cannot refill a bucket mid-test.
   static func configuration(_ limits: ServerLimits, trustedProxies: Set<String> = [], realTime: Bool = false)
     -> InstantLocalConfiguration
   {
     var configuration = InstantLocalConfiguration.testing()
     configuration.limits = limits
     configuration.trustedProxies = trustedProxies
-    if !realTime { configuration.limitsClock = ManualClock().now }
+    if !realTime { configuration.clock = ServerClock(TestSupport.ManualClock(), wallTimeAtStart: Date()) }
     return configuration
   }
 

@@ -11,14 +11,18 @@ public struct AppCatalog: Sendable {
   let storage: LocalStorage
   /// Where an app's `$files` blobs are kept (`nil`: nowhere on disk).
   let blobDirectory: @Sendable (_ appID: String) -> URL?
+  /// What apps and backups are stamped with.
+  let clock: ServerClock
 
-  init(storage: LocalStorage, blobDirectory: @escaping @Sendable (_ appID: String) -> URL?) {
+  init(storage: LocalStorage, clock: ServerClock, blobDirectory: @escaping @Sendable (_ appID: String) -> URL?) {
     self.storage = storage
+    self.clock = clock
     self.blobDirectory = blobDirectory
   }
 
-  /// Opens (creating if needed) the data file at `path`.
-  public init(dataFile path: String) throws(InstantLocalError) {
+  /// Opens (creating if needed) the data file at `path`; `clock` stamps what it makes.
+  public init(dataFile path: String, clock: ServerClock = .live) throws(InstantLocalError) {
+    self.clock = clock
     storage = try LocalStorage(path: path, logger: .init(label: "instant-local"))
     blobDirectory = { appID in LocalStorage.blobDirectory(dataFile: path, appID: appID) }
   }
@@ -37,7 +41,7 @@ public struct AppCatalog: Sendable {
     guard !title.isEmpty else { throw .invalidApp("an app needs a title (--title)") }
     let id = UUID().uuidString.lowercased()
     let token = AdminToken.generate()
-    try storage.createApp(id: id, title: title, adminTokenSHA256: AdminToken.sha256(token), now: AppDatabase.nowMillis())
+    try storage.createApp(id: id, title: title, adminTokenSHA256: AdminToken.sha256(token), now: clock.nowMillis)
     return CreatedApp(id: id, title: title, adminToken: token)
   }
 

@@ -32,7 +32,7 @@ extension AppDatabase {
     _ steps: JSON, throwOnMissingAttrs: Bool, as asker: Asker, rules override: PermissionRules?, commit: Bool
   ) throws(ServerError) -> JSON {
     let txSteps = try adminTxSteps(steps, throwOnMissingAttrs: throwOnMissingAttrs)
-    let now = Self.nowMillis()
+    let now = nowMillis()
     let changes = try apply(txSteps, now: now, systemWrite: false)
     let checks: [PermissionCheck]
     do {

@@ -41,7 +41,7 @@ extension AppDatabase {
       let (txID, changed) = try commit(.array(txSteps), systemWrite: false, by: .admin)
       invalidate(changed: changed)
       transaction = [
-        "id": .number(Double(txID)), "app_id": .string(appID), "created_at": .string(Self.iso8601(Self.nowMillis())),
+        "id": .number(Double(txID)), "app_id": .string(appID), "created_at": .string(Self.iso8601(nowMillis())),
       ]
     }
     var answered = items
@@ -75,7 +75,7 @@ extension AppDatabase {
   /// the reference's client format.
   private func runJob(_ type: String, _ params: JSONObject, groupID: String) -> JSON {
     let attrID = params["attr-id"]?.stringValue ?? ""
-    let now = JSON.string(Self.iso8601(Self.nowMillis()))
+    let now = JSON.string(Self.iso8601(nowMillis()))
     var job: JSONObject = [
       "id": .string(UUID().uuidString.lowercased()), "app_id": .string(appID), "group_id": .string(groupID),
       "attr_id": .string(attrID), "attr_name": .null, "job_type": .string(type), "job_status": "completed",

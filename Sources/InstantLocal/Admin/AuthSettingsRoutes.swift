@@ -9,7 +9,7 @@ import OrderedCollections
 /// on a data file, over HTTP on a running server; each change holds from the next sign-in.
 extension HTTPRoutes {
   func registerAuthSettings(on router: Router<HTTPRequestContext>) {
-    let settings = AuthSettings(catalog: AppCatalog(storage: registry.storage, blobDirectory: { _ in nil }))
+    let settings = AuthSettings(catalog: AppCatalog(storage: registry.storage, clock: registry.clock, blobDirectory: { _ in nil }))
     router.get("/dash/apps/:appId/auth") { request, context in
       await handle(nil) { _ throws(ServerError) in try settings.all(try await app(request, context)) }
     }

@@ -39,6 +39,7 @@ extension HTTPRoutes {
     let logger = logger
     let maxQueuedBytes = maxQueuedBytes
     let heartbeat = streamHeartbeat
+    let clock = registry.clock
     let id = UUID().uuidString.lowercased()
     let sink = SessionSink(maxQueuedBytes: maxQueuedBytes) { queued in
       logger.warning(
@@ -53,7 +54,7 @@ extension HTTPRoutes {
       // and the session ends.
       let beat = Task {
         while !Task.isCancelled {
-          try? await Task.sleep(for: heartbeat)
+          try? await clock.sleep(for: heartbeat)
           sink.send(text: "")
         }
       }

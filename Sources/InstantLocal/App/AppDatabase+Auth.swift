@@ -32,7 +32,7 @@ extension AppDatabase {
     guard MailAddress(email: email).isValid else { throw .paramMalformed("email", input: .string(rawEmail)) }
     let code: String
     do {
-      code = try magicCodes.issue(for: email, now: Date(), limited: limited)
+      code = try magicCodes.issue(for: email, now: clock.now, limited: limited)
     } catch {
       throw Self.refusal(error, email: email)
     }
@@ -53,7 +53,7 @@ extension AppDatabase {
     let email = Self.normalize(rawEmail)
     let code = rawCode.trimmingCharacters(in: .whitespaces)
     do {
-      try magicCodes.check(code, for: email, now: Date())
+      try magicCodes.check(code, for: email, now: clock.now)
     } catch {
       throw Self.refusal(error, email: email)
     }
@@ -135,7 +135,7 @@ extension AppDatabase {
   func createUser(steps: [TxStep], userID: String) throws(ServerError) -> String {
     let token = UUID().uuidString.lowercased()
     let appID = self.appID
-    let now = Self.nowMillis()
+    let now = nowMillis()
     let (_, changed) = try commit(steps, systemWrite: true) { db in
       try LocalStorage.insertRefreshToken(db, sha256: RefreshTokenHash.of(token), appID: appID, userID: userID, now: now)
     }
@@ -151,7 +151,7 @@ extension AppDatabase {
     user.merge(fields) { _, new in new }
     let extra = extraFields?.objectValue ?? [:]
     user.merge(extra) { _, new in new }
-    if let refusal = rules.checkSignup(user, setsExtraFields: !extra.isEmpty, context: ruleContext(.user(nil), now: Self.nowMillis())) {
+    if let refusal = rules.checkSignup(user, setsExtraFields: !extra.isEmpty, context: ruleContext(.user(nil), now: nowMillis())) {
       throw refusal
     }
   }
@@ -194,7 +194,7 @@ extension AppDatabase {
       o[attr.forwardIdentity.label] = t.value
     }
     o["app_id"] = .string(appID)
-    o["created_at"] = .string(Self.iso8601(createdAt ?? Self.nowMillis()))
+    o["created_at"] = .string(Self.iso8601(createdAt ?? nowMillis()))
     o["isGuest"] = .bool(o["type"]?.stringValue == "guest")
     if let refreshToken { o["refresh_token"] = .string(refreshToken) }
     return .object(o)

@@ -48,7 +48,7 @@ extension AppDatabase {
     var checks: [PermissionCheck] = []
     if let rules, !asker.isAdmin {
       let params = q["$$ruleParams"]?.objectValue ?? [:]
-      let context = ruleContext(asker, now: Self.nowMillis())
+      let context = ruleContext(asker, now: nowMillis())
       if recording {
         (result.triples, checks) = try rules.visibleTriplesChecked(result.triples, in: store, context: context, ruleParams: params)
       } else {

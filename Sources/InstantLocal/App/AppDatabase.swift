@@ -55,13 +55,16 @@ actor AppDatabase {
   let files: LocalFiles?
   /// Where commits, sessions and refresh passes are counted.
   let metrics: ServerMetrics?
+  /// The server's clock: transaction stamps, magic-code expiry.
+  let clock: ServerClock
 
   init(
     appID: String, snapshot: LocalStorage.AppSnapshot, processedTxID: Int, storage: LocalStorage,
     rules: PermissionRules? = nil, files: LocalFiles? = nil, magicCodeLimits: MagicCodes.Limits = .init(),
-    keepsPlainCodes: Bool = true, metrics: ServerMetrics? = nil, logger: Logger
+    keepsPlainCodes: Bool = true, metrics: ServerMetrics? = nil, clock: ServerClock, logger: Logger
   ) {
     self.appID = appID
+    self.clock = clock
     self.metrics = metrics
     self.magicCodes = MagicCodes(limits: magicCodeLimits)
     self.keepsPlainCodes = keepsPlainCodes
@@ -79,7 +82,8 @@ actor AppDatabase {
     TripleStore(attrs: AttrStore(SystemCatalog.attrs + snapshot.attrs), triples: snapshot.triples)
   }
 
-  static func nowMillis() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() }
+  /// Now on the server's clock, in milliseconds since 1970, as the store stamps.
+  func nowMillis() -> Double { clock.nowMillis }
 
   /// All attrs, serialized once per attrs version.
   var attrsText: String {
@@ -221,7 +225,7 @@ actor AppDatabase {
   private func checkAndPersist(
     _ txSteps: JSON, systemWrite: Bool, by asker: Asker, extra: (@Sendable (GRDBDatabase) throws -> Void)?
   ) throws(ServerError) -> (txID: Int, changed: StoreChange) {
-    let now = Self.nowMillis()
+    let now = nowMillis()
     let changes = try apply(txSteps, now: now, systemWrite: systemWrite)
     if let rules, !asker.isAdmin,
       let refusal = rules.check(changes, in: store, context: ruleContext(asker, now: now))

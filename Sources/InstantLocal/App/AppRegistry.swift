@@ -23,12 +23,15 @@ actor AppRegistry {
   let keepsPlainCodes: Bool
   /// Where the apps count what they do (``ServerMetrics``).
   let metrics: ServerMetrics?
+  /// The server's clock, which every app stamps and expires by.
+  let clock: ServerClock
 
   init(
     storage: LocalStorage, strictApps: Bool = false, files: LocalFiles? = nil,
     magicCodeLimits: MagicCodes.Limits = .init(), keepsPlainCodes: Bool = true, metrics: ServerMetrics? = nil,
-    logger: Logger
+    clock: ServerClock, logger: Logger
   ) {
+    self.clock = clock
     self.metrics = metrics
     self.magicCodeLimits = magicCodeLimits
     self.keepsPlainCodes = keepsPlainCodes
@@ -47,7 +50,7 @@ actor AppRegistry {
     let loaded: LocalStorage.AppSnapshot?
     let lastTxID: Int
     do {
-      loaded = try storage.loadApp(appID, creating: !strictApps, now: AppDatabase.nowMillis())
+      loaded = try storage.loadApp(appID, creating: !strictApps, now: clock.nowMillis)
       lastTxID = try storage.lastTxID()
     } catch {
       logger.error("\(error)")
@@ -60,7 +63,7 @@ actor AppRegistry {
     let app = AppDatabase(
       appID: appID, snapshot: snapshot, processedTxID: lastTxID, storage: storage,
       rules: serverRules ?? Self.compiled(snapshot.rules, logger: appLogger), files: files,
-      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, metrics: metrics, logger: appLogger)
+      magicCodeLimits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes, metrics: metrics, clock: clock, logger: appLogger)
     apps[appID] = app
     appLogger.info("loaded app", metadata: ["attrs": "\(snapshot.attrs.count)", "triples": "\(snapshot.triples.count)"])
     return app

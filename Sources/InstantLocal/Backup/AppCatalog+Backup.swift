@@ -39,7 +39,7 @@ extension AppCatalog {
     var writer = BackupWriter(
       attrs: SystemCatalog.attrs + OAuthBackup.attrs + snapshot.attrs, triples: snapshot.triples + oauth,
       rules: snapshot.rules, title: snapshot.title,
-      appID: appID, backupAt: Date(),
+      appID: appID, backupAt: clock.now,
       blobURL: { locationID in
         guard let blobs else { return nil }
         let url = blobs.appendingPathComponent(locationID, isDirectory: false)
@@ -141,7 +141,7 @@ extension AppCatalog {
     do {
       try storage.restoreApp(
         id, title: name, adminTokenSHA256: AdminToken.sha256(token), attrs: plan.userAttrs, triples: triples,
-        rules: plan.rules, now: AppDatabase.nowMillis())
+        rules: plan.rules, now: clock.nowMillis)
     } catch {
       if let blobs, !plan.blobs.isEmpty { try? FileManager.default.removeItem(at: blobs) }
       throw error

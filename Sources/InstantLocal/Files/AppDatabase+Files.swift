@@ -24,7 +24,7 @@ extension AppDatabase {
   /// An app without rules allows nothing: `$files` is closed until rules open it, as on InstantDB.
   func checkStorage(_ action: RulesDocument.Action, path: String, as asker: Asker) throws(ServerError) {
     guard !asker.isAdmin else { return }
-    let context = ruleContext(asker, now: Self.nowMillis())
+    let context = ruleContext(asker, now: nowMillis())
     if let refusal = (rules ?? .none).checkStorage(action, path: path, in: store, context: context) { throw refusal }
   }
 

@@ -2,11 +2,12 @@ package import Foundation
 
 /// The server's `$files` blobs, for tests and tools in this package.
 extension InstantLocalServer {
-  /// Runs the sweep now, as if it were `now` (it also runs by itself about every minute): removes
+  /// Runs the sweep now, as if it were `now` (the server clock's time by default; it also runs by
+  /// itself about every minute): removes
   /// the blobs whose row has been gone for ``InstantLocalConfiguration/fileGracePeriod``.
   /// Returns how many it removed.
   @discardableResult
-  package nonisolated func sweepFiles(now: Date = Date()) throws(InstantLocalError) -> Int {
+  package nonisolated func sweepFiles(now: Date? = nil) throws(InstantLocalError) -> Int {
     try files.sweep(now: now)
   }
 

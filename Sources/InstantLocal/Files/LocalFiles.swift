@@ -20,6 +20,8 @@ final class LocalFiles: Sendable {
   /// Whether ``root`` is a temporary directory of a server in memory, removed when it stops.
   let isTemporary: Bool
   let storage: LocalStorage
+  /// The server's clock: signed URLs' times, upload tickets, the sweep's cut-off and interval.
+  let clock: ServerClock
   let signer: FileURLSigner
   let maxUploadBytes: Int
   let gracePeriod: Duration
@@ -50,8 +52,9 @@ final class LocalFiles: Sendable {
 
   init(
     storage: LocalStorage, dataFile: String?, maxUploadBytes: Int, gracePeriod: Duration, publicURL: URL?,
-    logger: Logger
+    clock: ServerClock, logger: Logger
   ) throws(InstantLocalError) {
+    self.clock = clock
     self.storage = storage
     self.maxUploadBytes = maxUploadBytes
     self.gracePeriod = gracePeriod
@@ -92,9 +95,9 @@ final class LocalFiles: Sendable {
   func serverStarted(baseURL: URL?) {
     try? FileManager.default.removeItem(at: uploads)
     let interval = max(.seconds(1), min(gracePeriod, .seconds(60)))
-    let sweeper = Task.detached { [weak self] in
+    let sweeper = Task.detached { [weak self, clock] in
       while !Task.isCancelled {
-        try? await Task.sleep(for: interval)
+        try? await clock.sleep(for: interval)
         guard let self, !Task.isCancelled else { return }
         do {
           _ = try self.sweep()
@@ -128,7 +131,8 @@ final class LocalFiles: Sendable {
   func publicBase() -> URL? { state.withLockedValue { $0.baseURL } }
 
   /// The signed URL of one blob, made now; `nil` before the server listens (no address yet).
-  func url(appID: String, locationID: String, now: Date = Date()) -> String? {
+  func url(appID: String, locationID: String, now given: Date? = nil) -> String? {
+    let now = given ?? clock.now
     guard let base = state.withLockedValue({ $0.baseURL }) else { return nil }
     return signer.url(base: base, appID: appID, locationID: locationID, now: now)
   }
@@ -138,7 +142,8 @@ final class LocalFiles: Sendable {
   /// A deprecated upload URL (`PUT <base>/storage/<id>/consume-upload-url`) for one upload to
   /// `path`, usable once within ``uploadTicketLifetime``; `nil` before the server listens. Kept
   /// in memory: a restart forgets them, as a client that waited 5 minutes would have to ask again.
-  func uploadURL(appID: String, path: String, now: Date = Date()) -> String? {
+  func uploadURL(appID: String, path: String, now given: Date? = nil) -> String? {
+    let now = given ?? clock.now
     let id = UUID().uuidString.lowercased()
     let base = state.withLockedValue { state -> URL? in
       state.uploadTickets = state.uploadTickets.filter { $0.value.expires > now }
@@ -150,8 +155,9 @@ final class LocalFiles: Sendable {
 
   /// Uses up the upload URL `id`: its ticket if it was given and has not expired. Either way it
   /// cannot be used again (the reference deletes the row before it looks at the time).
-  func consumeUploadTicket(_ id: String, now: Date = Date()) -> UploadTicket? {
-    state.withLockedValue { $0.uploadTickets.removeValue(forKey: id) }.flatMap { $0.expires > now ? $0 : nil }
+  func consumeUploadTicket(_ id: String) -> UploadTicket? {
+    let now = clock.now
+    return state.withLockedValue { $0.uploadTickets.removeValue(forKey: id) }.flatMap { $0.expires > now ? $0 : nil }
   }
 
   // MARK: Uploads
@@ -237,7 +243,7 @@ final class LocalFiles: Sendable {
   func place(_ upload: PendingUpload, appID: String, locationID: String) throws(InstantLocalError) {
     state.withLockedValue { _ = $0.inFlight.insert(appID + "/" + locationID) }
     do {
-      try storage.queueFileSweep(appID: appID, locationID: locationID, at: AppDatabase.nowMillis())
+      try storage.queueFileSweep(appID: appID, locationID: locationID, at: clock.nowMillis)
       try FileManager.default.createDirectory(at: directory(appID), withIntermediateDirectories: true)
       guard rename(upload.temporary.path, blob(appID: appID, locationID: locationID).path) == 0 else {
         throw InstantLocalError.storage("cannot move an upload into place: \(String(cString: strerror(errno)))")
@@ -260,9 +266,8 @@ final class LocalFiles: Sendable {
   /// or replaced by an upload); a blob whose location a row names again is kept. Returns how
   /// many blobs were removed.
   @discardableResult
-  func sweep(now: Date = Date()) throws(InstantLocalError) -> Int {
-    let grace = Double(gracePeriod.components.seconds) * 1000 + Double(gracePeriod.components.attoseconds) / 1e15
-    let cutoff = now.timeIntervalSince1970 * 1000 - grace
+  func sweep(now given: Date? = nil) throws(InstantLocalError) -> Int {
+    let cutoff = (given ?? clock.now).timeIntervalSince1970 * 1000 - gracePeriod.seconds * 1000
     var removed = 0
     while true {
       let due = try storage.dueFileSweeps(queuedBefore: cutoff)

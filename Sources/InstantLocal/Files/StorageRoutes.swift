@@ -155,7 +155,7 @@ extension HTTPRoutes {
     }
     let query = request.uri.queryParameters
     switch files.signer.check(
-      appID: appID, locationID: location, expires: query.get("expires"), signature: query.get("signature"), now: Date())
+      appID: appID, locationID: location, expires: query.get("expires"), signature: query.get("signature"), now: files.clock.now)
     {
     case .badSignature?:
       return refuse(.forbidden, .permissionDenied, "This file URL's signature is not valid.")

@@ -37,7 +37,7 @@ struct HTTPRoutes: Sendable {
   var openStreams = OpenStreams()
 
   /// What a client address and an app may ask (``ServerLimits``).
-  var limits = RequestLimits(.none)
+  var limits = RequestLimits.unlimited
 
   /// The OAuth web flow.
   let oauth: OAuthWebFlow

@@ -10,7 +10,11 @@ struct RequestLimits: Sendable {
   private let transactionsByAddress: TokenBuckets?
   private let transactionsByApp: TokenBuckets?
 
-  init(_ limits: ServerLimits, trustedProxies: Set<String> = [], now: @escaping @Sendable () -> Double = TokenBuckets.monotonicSeconds) {
+  /// No limits, for parts made without a server (tests): no bucket, so no clock is read.
+  static let unlimited = RequestLimits(.none, clock: .live)
+
+  init(_ limits: ServerLimits, trustedProxies: Set<String> = [], clock: ServerClock) {
+    let now: @Sendable () -> Double = { clock.seconds }
     func buckets(_ limit: Int?, per period: Duration) -> TokenBuckets? {
       limit.flatMap { $0 > 0 ? TokenBuckets(capacity: $0, per: period, now: now) : nil }
     }

@@ -17,7 +17,7 @@ final class TokenBuckets: Sendable {
   /// - Parameters:
   ///   - capacity: the burst, and the tokens gained per `period`.
   ///   - now: seconds on a monotonic clock.
-  init(capacity: Int, per period: Duration, now: @escaping @Sendable () -> Double = TokenBuckets.monotonicSeconds) {
+  init(capacity: Int, per period: Duration, now: @escaping @Sendable () -> Double) {
     self.capacity = Double(capacity)
     self.rate = Double(capacity) / period.seconds
     self.now = now
@@ -68,11 +68,6 @@ final class TokenBuckets: Sendable {
     buckets = buckets.filter { refilled($0.value, now) < capacity }
   }
 
-  @Sendable static func monotonicSeconds() -> Double {
-    let elapsed = ContinuousClock.now - origin
-    return elapsed.seconds
-  }
-  private static let origin = ContinuousClock.now
 }
 
 extension Duration {

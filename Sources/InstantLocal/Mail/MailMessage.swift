@@ -12,7 +12,7 @@ struct MailMessage: Sendable, Equatable {
 
   /// The message as sent after `DATA`: CRLF line ends, lines starting with a dot doubled, without
   /// the final `.` line.
-  func rendered(date: Date = Date(), messageID: String = UUID().uuidString.lowercased(), domain: String) -> String {
+  func rendered(date: Date, messageID: String = UUID().uuidString.lowercased(), domain: String) -> String {
     var headers = [
       "Date: \(Self.rfc5322Date(date))",
       "From: \(from)",

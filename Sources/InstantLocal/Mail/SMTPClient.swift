@@ -7,6 +7,8 @@ import NIOSSL
 /// the start), `AUTH`, `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT` (RFC 5321, 3207, 4954).
 struct SMTPClient: Sendable {
   let configuration: SMTPConfiguration
+  /// The server's clock, for the message's `Date:`.
+  let clock: ServerClock
   var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
   /// Sends `message`; throws a ``MailError`` saying which step failed.
@@ -99,7 +101,7 @@ struct SMTPClient: Sendable {
     try await connection.command("RCPT TO:<\(message.to.email)>", expecting: 250, 251, refusal: .refused)
     try await connection.command("DATA", expecting: 354)
     let domain = message.from.email.split(separator: "@").last.map(String.init) ?? configuration.heloName
-    let data = message.rendered(domain: domain) + "\r\n.\r\n"
+    let data = message.rendered(date: clock.now, domain: domain) + "\r\n.\r\n"
     try await connection.write(data)
     try await connection.expect(250, from: connection.reply(), "the message", refusal: .refused)
   }

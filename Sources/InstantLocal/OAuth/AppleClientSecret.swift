@@ -13,7 +13,7 @@ enum AppleClientSecret {
   }
 
   /// The client secret for `client`, valid two minutes from `now`.
-  static func make(for client: OAuthClient, now: Date = Date()) throws(ServerError) -> String {
+  static func make(for client: OAuthClient, now: Date) throws(ServerError) -> String {
     guard let pem = client.clientSecret, let key = privateKey(pem), let team = client.appleTeamID, let keyID = client.appleKeyID else {
       throw OpenIDDirectory.oauthError("The Apple OAuth client has no private key, team id and key id for web sign-in.")
     }

@@ -15,7 +15,6 @@ struct IDTokenCheck {
   }
 
   let directory: OpenIDDirectory
-  var now: @Sendable () -> Date = { Date() }
 
   /// Checks `token`, made for `client`, whose sign-in sent `nonce`.
   func verify(_ token: String, client: OAuthClient, nonce: String?) async throws(ServerError) -> Identity {
@@ -32,7 +31,7 @@ struct IDTokenCheck {
       throw OpenIDDirectory.oauthError("Error validating JWT. Signature is invalid.")
     }
     let claims = jwt.claims
-    let seconds = now().timeIntervalSince1970
+    let seconds = directory.clock.now.timeIntervalSince1970
     guard let exp = claims["exp"]?.numberValue, seconds < exp else {
       throw OpenIDDirectory.oauthError("Error validating JWT. Token is expired.")
     }

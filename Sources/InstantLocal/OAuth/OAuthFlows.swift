@@ -41,7 +41,7 @@ actor OAuthFlows {
   /// At most this many of each are kept (``maxEntries``; tests use fewer).
   private let capacity: Int
 
-  init(now: @escaping @Sendable () -> Date = { Date() }, capacity: Int = OAuthFlows.maxEntries) {
+  init(now: @escaping @Sendable () -> Date, capacity: Int = OAuthFlows.maxEntries) {
     self.now = now
     self.capacity = capacity
   }

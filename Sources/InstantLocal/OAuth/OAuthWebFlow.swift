@@ -129,7 +129,7 @@ struct OAuthWebFlow: Sendable {
     guard let tokenEndpoint = provider.tokenEndpoint else {
       throw OpenIDDirectory.oauthError("The OAuth provider's configuration has no token_endpoint.")
     }
-    let secret = client.provider == .apple ? try AppleClientSecret.make(for: client) : client.clientSecret ?? ""
+    let secret = client.provider == .apple ? try AppleClientSecret.make(for: client, now: directory.clock.now) : client.clientSecret ?? ""
     let tokens = try await directory.exchange(
       at: tokenEndpoint,
       [

@@ -35,14 +35,15 @@ actor OpenIDDirectory {
   static let refetchInterval: Duration = .seconds(10)
 
   private let fetch: Fetch
-  private let clock: AnyClock<Duration>
+  /// The server's clock: how old a fetched document is, and (for ``IDTokenCheck``) wall time.
+  let clock: ServerClock
   private var providers: [URL: (provider: Provider, fetched: AnyClock<Duration>.Instant)] = [:]
   private var keySets: [URL: (keys: JSONWebKeys, fetched: AnyClock<Duration>.Instant)] = [:]
 
   private let post: Post
 
   init(
-    clock: AnyClock<Duration> = AnyClock(ContinuousClock()), fetch: @escaping Fetch = OpenIDDirectory.get,
+    clock: ServerClock, fetch: @escaping Fetch = OpenIDDirectory.get,
     post: @escaping Post = OpenIDDirectory.postForm
   ) {
     self.clock = clock
@@ -73,7 +74,7 @@ actor OpenIDDirectory {
 
   /// The provider whose discovery document is at `endpoint`.
   func provider(at endpoint: URL) async throws(ServerError) -> Provider {
-    if let known = providers[endpoint], known.fetched.duration(to: clock.now) < Self.maxAge { return known.provider }
+    if let known = providers[endpoint], known.fetched.duration(to: clock.monotonic.now) < Self.maxAge { return known.provider }
     let json = try await document(endpoint)
     guard let issuer = json["issuer"]?.stringValue, let jwks = json["jwks_uri"]?.stringValue.flatMap(URL.init(string:)) else {
       throw Self.oauthError("The OAuth provider's configuration has no issuer or jwks_uri.")
@@ -83,7 +84,7 @@ actor OpenIDDirectory {
       issuer: issuer, jwksURI: jwks, algorithms: Set(algorithms),
       authorizationEndpoint: json["authorization_endpoint"]?.stringValue.flatMap(URL.init(string:)),
       tokenEndpoint: json["token_endpoint"]?.stringValue.flatMap(URL.init(string:)))
-    providers[endpoint] = (provider, clock.now)
+    providers[endpoint] = (provider, clock.monotonic.now)
     return provider
   }
 
@@ -91,14 +92,14 @@ actor OpenIDDirectory {
   /// among those known (and they were not fetched in the last ``refetchInterval``).
   func key(_ kid: String, at jwksURI: URL) async throws(ServerError) -> JSONWebKeys.Key {
     let known = keySets[jwksURI]
-    if let known, known.fetched.duration(to: clock.now) < Self.maxAge, let key = known.keys[kid] { return key }
-    if let known, known.keys[kid] == nil, known.fetched.duration(to: clock.now) < Self.refetchInterval {
+    if let known, known.fetched.duration(to: clock.monotonic.now) < Self.maxAge, let key = known.keys[kid] { return key }
+    if let known, known.keys[kid] == nil, known.fetched.duration(to: clock.monotonic.now) < Self.refetchInterval {
       throw Self.oauthError("Error validating JWT. Could not find signing key.")
     }
     guard let keys = JSONWebKeys(json: try await document(jwksURI)) else {
       throw Self.oauthError("The OAuth provider's signing keys are not a JWKS.")
     }
-    keySets[jwksURI] = (keys, clock.now)
+    keySets[jwksURI] = (keys, clock.monotonic.now)
     guard let key = keys[kid] else { throw Self.oauthError("Error validating JWT. Could not find signing key.") }
     return key
   }

@@ -49,12 +49,15 @@ struct RulesFile: Sendable {
   }
 
   /// Polls the file every `interval` until cancelled, calling `apply` with each new good version.
-  func watch(every interval: Duration, from stamp: Stamp?, logger: Logger, apply: @Sendable (PermissionRules) async -> Void)
+  func watch(
+    every interval: Duration, from stamp: Stamp?, clock: ServerClock, logger: Logger,
+    apply: @Sendable (PermissionRules) async -> Void
+  )
     async
   {
     var last = stamp
     while !Task.isCancelled {
-      try? await Task.sleep(for: interval)
+      try? await clock.sleep(for: interval)
       let now = self.stamp()
       guard now != last else { continue }
       last = now

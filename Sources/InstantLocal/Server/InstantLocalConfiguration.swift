@@ -72,9 +72,9 @@ public struct InstantLocalConfiguration: Sendable {
   /// the address per-address limits count by and logs show. Without them the TCP peer is the
   /// client, and a proxy's header is ignored.
   public var trustedProxies: Set<String> = []
-  /// The clock the limits' buckets refill by (seconds, monotonic); tests freeze it so a slow
-  /// machine cannot refill a bucket mid-test.
-  var limitsClock: @Sendable () -> Double = TokenBuckets.monotonicSeconds
+  /// The server's one clock (``ServerClock``): what it stamps, expires and waits by. The
+  /// system's by default; a test gives it a clock it drives.
+  public var clock = ServerClock.live
 
   public init(
     host: String = "127.0.0.1", port: Int = 8888, storage: Storage = .file(".instant/local.sqlite"),

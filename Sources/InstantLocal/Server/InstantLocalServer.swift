@@ -37,9 +37,9 @@ public actor InstantLocalServer {
   /// shuts down, so a test can act in that window (unset in apps).
   private var beforeShutdown: (@Sendable () async -> Void)?
   /// OpenID providers' configurations and keys, for ID-token sign-in.
-  let openIDDirectory = OpenIDDirectory()
+  let openIDDirectory: OpenIDDirectory
   /// OAuth web sign-ins under way.
-  let oauthFlows = OAuthFlows()
+  let oauthFlows: OAuthFlows
   /// Every HTTP route served, as `(method, path)` with its `:parameters` (for tests that go
   /// through them all); filled when the server starts.
   private nonisolated let routeList = NIOLockedValueBox<[(method: String, path: String)]>([])
@@ -51,6 +51,9 @@ public actor InstantLocalServer {
   ) throws(InstantLocalError) {
     self.configuration = configuration
     self.logger = logger
+    let clock = configuration.clock
+    openIDDirectory = OpenIDDirectory(clock: clock)
+    oauthFlows = OAuthFlows(now: { clock.now })
     let path: String? =
       switch configuration.storage {
       case let .file(path): path
@@ -59,15 +62,15 @@ public actor InstantLocalServer {
     let storage = try LocalStorage(path: path, logger: logger)
     let files = try LocalFiles(
       storage: storage, dataFile: path, maxUploadBytes: configuration.maxUploadBytes,
-      gracePeriod: configuration.fileGracePeriod, publicURL: configuration.publicURL, logger: logger)
+      gracePeriod: configuration.fileGracePeriod, publicURL: configuration.publicURL, clock: clock, logger: logger)
     self.files = files
     let metrics = ServerMetrics()
     self.metrics = metrics
     registry = AppRegistry(
       storage: storage, strictApps: configuration.strictApps, files: files,
       magicCodeLimits: .init(expiry: configuration.magicCodeExpiry, perHour: configuration.magicCodesPerHour),
-      keepsPlainCodes: configuration.mail == nil, metrics: metrics, logger: logger)
-    apps = AppCatalog(storage: storage, blobDirectory: { appID in files.directory(appID) })
+      keepsPlainCodes: configuration.mail == nil, metrics: metrics, clock: clock, logger: logger)
+    apps = AppCatalog(storage: storage, clock: clock, blobDirectory: { appID in files.directory(appID) })
   }
 
   /// Sets the seam ``stop()`` runs between ending open streams and shutting down (tests only).
@@ -121,8 +124,8 @@ public actor InstantLocalServer {
     await beforeShutdown?()
     await group.triggerGracefulShutdown()
     let grace = configuration.shutdownGrace
-    let deadline = Task {
-      try await Task.sleep(for: grace)
+    let deadline = Task { [clock = configuration.clock] in
+      try await clock.sleep(for: grace)
       task.cancel()
     }
     if case let .failure(error) = await task.result, !(error is CancellationError) {
@@ -209,8 +212,9 @@ public actor InstantLocalServer {
     let registry = self.registry
     let logger = self.logger
     let interval = configuration.rulesPollInterval
+    let clock = configuration.clock
     rulesWatcher = Task.detached {
-      await file.watch(every: interval, from: stamp, logger: logger) { rules in await registry.setServerRules(rules) }
+      await file.watch(every: interval, from: stamp, clock: clock, logger: logger) { rules in await registry.setServerRules(rules) }
     }
   }
 
@@ -246,7 +250,7 @@ public actor InstantLocalServer {
     let idTokens = IDTokenSignIn(
       storage: registry.storage, check: IDTokenCheck(directory: openIDDirectory), unverified: configuration.unverifiedIDTokens)
     let mailer = MagicCodeMailer(
-      storage: registry.storage, smtp: configuration.mail.map { SMTPClient(configuration: $0) },
+      storage: registry.storage, smtp: configuration.mail.map { SMTPClient(configuration: $0, clock: configuration.clock) },
       expiry: configuration.magicCodeExpiry, logger: logger, metrics: metrics)
     let files = self.files
     let oauth = OAuthWebFlow(
@@ -260,7 +264,7 @@ public actor InstantLocalServer {
     routes.streamHeartbeat = configuration.pingInterval
     routes.openStreams = openStreams
     let limits = RequestLimits(
-      configuration.limits, trustedProxies: configuration.trustedProxies, now: configuration.limitsClock)
+      configuration.limits, trustedProxies: configuration.trustedProxies, clock: configuration.clock)
     routes.limits = limits
     routes.register(on: router)
     routeList.withLockedValue { $0 = router.routes.map { (method: $0.method.rawValue, path: $0.path.description) } }
@@ -268,7 +272,7 @@ public actor InstantLocalServer {
     let sessions = SessionRoute(
       registry: registry, maxMessageBytes: configuration.maxMessageBytes, transportLimit: transportLimit,
       presenceInterval: configuration.presenceInterval, maxQueuedBytes: configuration.maxQueuedBytes, metrics: metrics,
-      limits: limits, logger: logger)
+      limits: limits, clock: configuration.clock, logger: logger)
     return Application(
       router: router,
       server: .instantLocal(

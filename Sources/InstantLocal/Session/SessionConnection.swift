@@ -22,7 +22,7 @@ final class SessionConnection {
 
   init(
     registry: AppRegistry, sink: SessionSink, maxMessageBytes: Int, peer: SessionPeer = SessionPeer(),
-    limits: RequestLimits = RequestLimits(.none), logger: Logger
+    limits: RequestLimits = .unlimited, logger: Logger
   ) {
     self.peer = peer
     self.limits = limits
@@ -127,7 +127,7 @@ final class SessionConnection {
         // Over the rate a transaction waits its turn, never refused (``ServerLimits``); reading
         // the socket waits with it.
         let turn = limits.transactionTurn(from: peer.ip, appID: app.appID)
-        if turn > .zero { try? await Task.sleep(for: turn) }
+        if turn > .zero { try? await registry.clock.sleep(for: turn) }
       }
       try await app?.transact(session: id, txSteps: txSteps, clientEventID: clientEventID, deferringRefresh: deferringRefresh)
     case let .joinRoom(roomID, _, data):

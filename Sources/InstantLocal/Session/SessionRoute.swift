@@ -18,7 +18,9 @@ struct SessionRoute: Sendable {
   /// Counts the sockets closed for a slow reader.
   var metrics: ServerMetrics?
   /// Connection caps and the transaction rate (``ServerLimits``).
-  var limits = RequestLimits(.none)
+  var limits = RequestLimits.unlimited
+  /// The server's clock, which paces presence.
+  let clock: ServerClock
   let logger: Logger
 
   func router() -> Router<SessionRequestContext> {
@@ -47,7 +49,9 @@ struct SessionRoute: Sendable {
     let logger = logger
     let maxQueuedBytes = maxQueuedBytes
     let metrics = metrics
-    let sink = SessionSink(presenceInterval: presenceInterval, maxQueuedBytes: maxQueuedBytes) { queued in
+    let sink = SessionSink(
+      presenceInterval: presenceInterval, clock: clock.monotonic, maxQueuedBytes: maxQueuedBytes
+    ) { queued in
       // The socket is closed outright: a close frame would wait behind what the reader is not
       // reading. The session then ends as after any disconnect, and the client reconnects.
       logger.warning(

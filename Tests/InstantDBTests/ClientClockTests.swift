@@ -2,6 +2,7 @@ import Foundation
 import InstantCore
 import TestSupport
 import Testing
+internal import OrderedCollections
 
 @testable import InstantDB
 
@@ -42,5 +43,18 @@ struct ClientClockTests {
       #expect(clock.advance(by: .milliseconds(1)) == 1)
       try await eventually("the attempt after \(seconds) s") { transport.attempts == index + 3 }
     }
+  }
+
+  @Test("A write is stamped by the client's clock: made 90 s on, its created time says so")
+  func writesAreStampedByTheClock() async throws {
+    let clock = ManualClock()
+    let before = Date().timeIntervalSince1970 * 1000
+    let db = Self.client(Refusing(), clock)
+    let after = Date().timeIntervalSince1970 * 1000
+    defer { Task { await db.shutdown() } }
+    clock.advance(by: .seconds(90))
+    try await db.transact(.update("notes", .id(InstantID.make()), ["v": 1]))
+    let created = try #require(await db.pendingWrites.first?.created)
+    #expect(created >= (before + 90_000).rounded(.down) && created <= (after + 90_000).rounded(.up), "\(created - before)")
   }
 }

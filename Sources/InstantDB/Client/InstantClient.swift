@@ -49,7 +49,8 @@ public final class InstantClient: Sendable {
   ///     ``NIOHTTPTransport`` to trust certificates of your own.
   ///   - cachedQueryLimit: how many recent query results are kept for offline start (default 10).
   ///   - clock: what the client waits on — reconnect delays, ``queryOnce(_:timeout:)``'s timeout,
-  ///     the cache's save — so that a test can pass a `TestClock` (swift-clocks) and advance it.
+  ///     the cache's save — and stamps by (a write's `created`), so that a test can pass a
+  ///     `TestClock` (swift-clocks) and advance it.
   ///   - logger: where the client logs; by default `instantdb` at the level of
   ///     `INSTANTDB_LOG_LEVEL` (see `docs/client.md`).
   public init(
@@ -80,7 +81,7 @@ public final class InstantClient: Sendable {
     reactor = Reactor(
       config: .init(
         appID: appId, websocketURL: components?.url ?? websocketURI, transport: transport, schema: schema,
-        cachedQueryLimit: max(0, cachedQueryLimit), clock: AnyClock(clock)),
+        cachedQueryLimit: max(0, cachedQueryLimit), clock: AnyClock(clock), now: WallTime.reading(clock)),
       storage: store, saved: saved, logger: logger)
     let reactor = self.reactor
     Task {

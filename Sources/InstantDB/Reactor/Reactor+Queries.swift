@@ -81,7 +81,7 @@ extension Reactor {
 
   nonisolated func saveCache(_ batch: [String: ClientStorage.CachedQuery]) {
     for (key, cached) in batch {
-      do { try storage.saveQuery(key: key, cached, limit: config.cachedQueryLimit) } catch {
+      do { try storage.saveQuery(key: key, cached, limit: config.cachedQueryLimit, usedAt: config.now()) } catch {
         logger.error("could not save a query result: \(error)")
       }
     }

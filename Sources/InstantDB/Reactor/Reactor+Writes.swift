@@ -28,7 +28,7 @@ extension Reactor {
     let sendNow = status == .authenticated
     let m = PendingMutation(
       id: InstantID.make(), order: writes.nextOrder,
-      created: (Date().timeIntervalSince1970 * 1000).rounded(), steps: steps, wasSent: sendNow)
+      created: (config.now().timeIntervalSince1970 * 1000).rounded(), steps: steps, wasSent: sendNow)
     // Shown first, saved next: subscribers are not kept waiting on the disk. A new write comes
     // after every pending one, so it is applied on top of each overlay as is.
     perform(queries.apply(m))

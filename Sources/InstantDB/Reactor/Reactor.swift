@@ -15,6 +15,8 @@ actor Reactor {
     var cachedQueryLimit: Int
     /// What the client waits on: reconnect delays, the cache's save, the age of acknowledged writes.
     var clock: AnyClock<Duration>
+    /// Wall time by the same clock (``WallTime``): a write's `created`, a cached result's last use.
+    var now: @Sendable () -> Date
   }
 
   let config: Configuration

@@ -326,7 +326,7 @@ final class ClientStorage: Sendable {
   }
 
   /// Saves a query's server result and keeps only the `limit` most recently used.
-  func saveQuery(key: String, _ cached: CachedQuery, limit: Int) throws {
+  func saveQuery(key: String, _ cached: CachedQuery, limit: Int, usedAt: Date) throws {
     try db.write { db in
       try db.execute(
         sql: """
@@ -335,7 +335,7 @@ final class ClientStorage: Sendable {
           """,
         arguments: [
           key, cached.q.serialized(), JSON.array(cached.triples).serialized(), cached.pageInfo?.serialized(),
-          cached.processedTxID, Date().timeIntervalSince1970,
+          cached.processedTxID, usedAt.timeIntervalSince1970,
         ])
       try db.execute(
         sql: "DELETE FROM query WHERE key NOT IN (SELECT key FROM query ORDER BY used DESC LIMIT ?)",

@@ -4,6 +4,7 @@ import InstantCore
 import InstantDB
 import InstantLocal
 import InstantLocalTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,23 +16,32 @@ struct AdminWorld {
   let server: InstantLocalServer
   let app: AppCatalog.CreatedApp
   let baseURL: URL
+  /// What the world's clients log at error level, checked when ``run(configuration:expectingErrors:_:)`` ends.
+  let errors: ExpectedErrors
 
   var admin: InstantAdmin { InstantAdmin(appID: app.id, adminToken: app.adminToken, apiURI: baseURL) }
 
+  /// Runs `body` in a new world; its clients must log the errors named in `expectingErrors`
+  /// (parts of their text) and no others (``ExpectedErrors``).
   static func run<T>(
-    configuration: InstantLocalConfiguration = .testing(), _ body: (AdminWorld) async throws -> T
+    configuration: InstantLocalConfiguration = .testing(), expectingErrors: [String] = [],
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: (AdminWorld) async throws -> T
   ) async throws -> T {
-    try await withInstantLocal(configuration: configuration) { server in
+    let errors = ExpectedErrors(expectingErrors)
+    return try await withInstantLocal(configuration: configuration) { server in
       let app = try server.apps.create(title: "Admin tests")
       let baseURL = try #require(await server.baseURL)
-      return try await body(AdminWorld(server: server, app: app, baseURL: baseURL))
+      let result = try await body(AdminWorld(server: server, app: app, baseURL: baseURL, errors: errors))
+      errors.check(sourceLocation)
+      return result
     }
   }
 
   /// A client of the app (a guest, in memory), as an app would connect.
   func client() async throws -> InstantClient {
     InstantClient(
-      appId: app.id, apiURI: baseURL, websocketURI: try #require(await server.webSocketURL), storage: .memory)
+      appId: app.id, apiURI: baseURL, websocketURI: try #require(await server.webSocketURL), storage: .memory,
+      logger: errors.logger)
   }
 
   /// A raw HTTP request: the status and the body's text, for what the admin client does not send.

@@ -119,7 +119,7 @@ struct AuthTests {
 
   @Test("The token file is owner-only, survives a restart, and a revoked token signs out")
   func tokenFile() async throws {
-    try await withServer { server in
+    try await withServer(expectingErrors: ["the server no longer knows the signed-in user; signing out"]) { server in
       let folder = temporaryDirectory()
       let storage = InstantStorage.sqlite(folder.appendingPathComponent("app.sqlite"))
       let first = server.client(storage: storage)
@@ -190,7 +190,7 @@ struct AuthTests {
 
   @Test("A user change drops cached results and rejects unconfirmed writes visibly, never silently")
   func userChangeAndPendingWrites() async throws {
-    try await withServer { server in
+    try await withServer(expectingErrors: ["1 unconfirmed writes rejected: the signed-in user changed"]) { server in
       let db = server.client()
       defer { Task { await db.shutdown() } }
       try await eventually("connected") { await db.status == .authenticated }

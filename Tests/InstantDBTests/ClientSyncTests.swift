@@ -132,7 +132,7 @@ struct ClientSyncTests {
 
   @Test("A write the server rejects rolls back on A with the server's message; B never sees it")
   func rejectedWrite() async throws {
-    try await withServer { server in
+    try await withServer(expectingErrors: [#"the server rejected a write: Record not unique: users.email = "a@example.com""#]) { server in
       let schema = ClientSchema(entities: ["users": ["email": .init("string", unique: true, indexed: true)]])
       let a = server.client(schema: schema)
       let b = server.client(schema: schema)

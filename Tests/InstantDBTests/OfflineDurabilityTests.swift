@@ -111,7 +111,8 @@ struct OfflineDurabilityTests {
     }
     try bytes.write(to: target)
 
-    let second = LocalServer.client(port: 1, storage: .sqlite(file))
+    let errors = ExpectedErrors([], allowing: ["the local database \(file.path) "])
+    let second = LocalServer.client(port: 1, storage: .sqlite(file), logger: errors.logger)
     defer { Task { await second.shutdown() } }
     let back = await second.pendingWrites.map(\.id)
     let before = back.count
@@ -128,6 +129,9 @@ struct OfflineDurabilityTests {
     default: Issue.record("seed \(seed): \(String(describing: second.storageProblem))")
     }
     if let movedTo = second.storageProblem?.movedTo { #expect(FileManager.default.fileExists(atPath: movedTo)) }
+    // The log says so exactly when there is a problem.
+    #expect(errors.logged.isEmpty == (second.storageProblem == nil), "seed \(seed): \(errors.logged)")
+    errors.check()
     // Either way it keeps working: a new write is queued.
     try await second.transact(.update("todos", .id(InstantID.make()), ["title": "after"]))
     let after = await second.pendingWrites.count
@@ -164,11 +168,13 @@ struct OfflineDurabilityTests {
     let db = try DatabaseQueue(path: garbled.path)
     try await db.write { try $0.execute(sql: "UPDATE mutation SET steps = '[{' WHERE rowid = (SELECT min(rowid) FROM mutation)") }
     try db.close()
-    let afterGarble = LocalServer.client(port: 1, storage: .sqlite(garbled))
+    let garbleErrors = ExpectedErrors(["the local database \(garbled.path) was damaged (1 pending writes do not read back; kept 9"])
+    let afterGarble = LocalServer.client(port: 1, storage: .sqlite(garbled), logger: garbleErrors.logger)
     #expect(afterGarble.storageProblem?.kind == .repaired)
     #expect(afterGarble.storageProblem?.reason.contains("kept 9 queued writes, dropped 1") == true, "\(String(describing: afterGarble.storageProblem))")
     #expect(await afterGarble.pendingWrites.count == 9)
     await afterGarble.shutdown()
+    garbleErrors.check()
   }
 
   /// Whether `ids` appear in `all` in the same order (some may be missing).
@@ -196,8 +202,10 @@ struct OfflineDurabilityTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("a.sqlite")
     try Data(repeating: 0x5A, count: 8192).write(to: file)
-    let a = LocalServer.client(port: 1, storage: .sqlite(file))
+    let errors = ExpectedErrors(["the local database \(file.path) could not be read"])
+    let a = LocalServer.client(port: 1, storage: .sqlite(file), logger: errors.logger)
     defer { Task { await a.shutdown() } }
+    errors.check()
     let problem = try #require(a.storageProblem)
     #expect(problem.kind == .unreadable)
     let movedTo = try #require(problem.movedTo)
@@ -253,9 +261,11 @@ struct OfflineDurabilityTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let storage = InstantStorage.sqlite(dir.appendingPathComponent("a.sqlite"))
     let first = LocalServer.client(port: 1, storage: storage)
-    let second = LocalServer.client(port: 1, storage: storage)
+    let errors = ExpectedErrors(["is in use by another client"])
+    let second = LocalServer.client(port: 1, storage: storage, logger: errors.logger)
     #expect(first.storageProblem == nil)
     #expect(second.storageProblem?.kind == .inUse)
+    errors.check()
     await first.shutdown()
     await second.shutdown()
     let third = LocalServer.client(port: 1, storage: storage)

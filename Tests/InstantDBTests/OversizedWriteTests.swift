@@ -11,7 +11,10 @@ internal import OrderedCollections
 struct OversizedWriteTests {
   @Test("is refused with the server's limit, and the next write is acknowledged")
   func refusedAndTheQueueMovesOn() async throws {
-    try await withServer(maxMessageBytes: 32 << 10) { server in
+    try await withServer(
+      maxMessageBytes: 32 << 10,
+      expectingErrors: ["the server rejected a write: Validation failed for message: The message is"]
+    ) { server in
       let db = server.client()
       defer { Task { await db.shutdown() } }
       let todos = Watcher(db.subscribe(["todos": [:]]))

@@ -28,7 +28,8 @@ struct ResultChangesClientTests {
 
   @Test("After 150 random writes from another client, in 5 rounds, each long-lived subscriber shows what a new one gets")
   func longLivedSubscribersAgreeWithNewOnes() async throws {
-    try await withServer { server in
+    // A random write may link a goal's one todo to a second goal: the server refuses it.
+    try await withServer(allowingErrors: ["the server rejected a write: Record not unique: goals.todos"]) { server in
       let writer = server.client(schema: Self.schema)
       let lines = Locked<[String]>([])
       let reader = InstantClient(

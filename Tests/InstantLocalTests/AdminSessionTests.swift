@@ -2,6 +2,8 @@ import Foundation
 import InstantCore
 @testable import InstantLocal
 import InstantLocalTesting
+import Logging
+import TestSupport
 import Testing
 internal import OrderedCollections
 
@@ -93,7 +95,11 @@ struct StoredRulesTests {
     // As if the data file had been edited by hand: rules that cannot compile.
     let storage = try LocalStorage(path: path, logger: .instantLocalTesting)
     _ = try storage.saveRules(app.id, code: ["todos": ["allow": ["view": "auth.id =="]]])
-    try await withInstantLocal(configuration: .testing(dataFile: path)) { server in
+    // The server says so in its log.
+    let log = Locked<[String]>([])
+    var logger = CapturingLogHandler.logger(log)
+    logger.logLevel = .error
+    try await withInstantLocal(configuration: .testing(dataFile: path), logger: logger) { server in
       let (session, _) = try await server.connect(appID: app.id)
       let refused = try await session.request(["op": "transact", "tx-steps": [blobAttr(newID(), "todos", "title")]])
       #expect(refused["op"] == "error")
@@ -105,5 +111,7 @@ struct StoredRulesTests {
       #expect(written["op"] == "transact-ok")
       await admin.close()
     }
+    let logged = log.withLock { $0 }
+    #expect(logged.count == 1 && logged[0].contains("the app's stored rules do not compile, so it denies everything"), "\(logged)")
   }
 }

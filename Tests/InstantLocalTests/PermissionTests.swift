@@ -2,11 +2,13 @@ import Foundation
 import InstantCore
 import InstantLocal
 import InstantLocalTesting
+import Logging
+import TestSupport
 import Testing
 
 /// Permission rules over the wire: what sessions see and what they may write, as a hosted app
 /// would answer them (the engine's cases are in InstantPermissionsTests).
-@Suite("permissions over the wire")
+@Suite("permissions over the wire", .timeLimit(.minutes(2)))
 struct PermissionTests {
   let todosID = newID()
   let todosTitle = newID()
@@ -146,25 +148,41 @@ struct PermissionTests {
 
       export default rules;
       """)
+    // The poll runs on the server's clock, which only the test moves; its log is read below.
+    let clock = ManualClock()
     var configuration = InstantLocalConfiguration.testing()
     configuration.rulesFile = file
-    configuration.rulesPollInterval = .milliseconds(20)
-    try await withInstantLocal(configuration: configuration) { server in
+    configuration.rulesPollInterval = .seconds(1)
+    configuration.clock = ServerClock(clock, wallTimeAtStart: Date())
+    let log = Locked<[String]>([])
+    var logger = CapturingLogHandler.logger(log)
+    logger.logLevel = .error
+    /// Lets the watcher poll once: it sleeps (beside the file sweep), the clock moves past its
+    /// interval, and it sleeps again only once it has read the file.
+    func poll() async {
+      await clock.sleeping(atLeast: 2)
+      clock.advance(by: .seconds(1))
+      await clock.sleeping(atLeast: 2)
+    }
+    try await withInstantLocal(configuration: configuration, logger: logger) { server in
       let (s, _) = try await server.connect()
       let open = newID()
       let secret = newID()
       #expect(try await s.request(transact(schema() + todo(open, "open", by: "x") + todo(secret, "secret", by: "x")))["op"] == "transact-ok")
       #expect(ids(try await s.request(["op": "add-query", "q": ["todos": [:]]])) == [open])
 
-      // A broken edit keeps the last good rules.
+      // A broken edit keeps the last good rules, and the log says why.
       try write("export default { todos: { allow: { view: \"data.title ==\" } } };")
-      try await Task.sleep(for: .milliseconds(300))
+      await poll()
+      let logged = log.withLock { $0 }
+      #expect(logged.count == 1 && logged[0].contains("error: todos.allow.view: unexpected end of input"), "\(logged)")
       let quiet = await s.collect(for: .milliseconds(100)).filter { $0["op"] == "refresh-ok" }
       #expect(quiet.isEmpty)
       #expect(ids(try await s.request(["op": "add-query", "q": ["todos": ["$": ["where": ["title": "open"]]]]])) == [open])
 
       // A good edit takes effect.
       try write("export default { todos: { allow: { view: \"true\" } } };")
+      await poll()
       let refresh = try await s.next(op: "refresh-ok")
       #expect(refreshIDs(refresh) == [open, secret])
       await s.close()

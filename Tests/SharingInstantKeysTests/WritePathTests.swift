@@ -53,7 +53,7 @@ struct WritePathTests {
     // Naive design: the edited value still holds the todo the server no longer has, so the diff
     // "creates" it again. Here the edit is a strict update of one attribute, which the server
     // refuses; the key rolls back and reports the refusal.
-    try await KeysServer.withTwoClients { a, b in
+    try await KeysServer.withTwoClients(expectingErrors: ["the server rejected a write: Updating entities that don't exist", "a write of todos was refused: Updating entities that don't exist"]) { a, b in
       let gone = Todo(title: "Delete me")
       let other = Todo(title: "Stay")
       try await b.transact([
@@ -86,7 +86,8 @@ struct WritePathTests {
   @Test("Permissions: an edit the app's rules refuse is rolled back and reported as permission-denied")
   func refusedByRules() async throws {
     let rules: JSON = ["todos": ["allow": ["update": "size(newData.title) <= 10", "delete": "false"]]]
-    try await KeysServer.withTwoClients(rules: rules) { a, b in
+    let refused = ["the server rejected a write: Permission denied", "a write of todos was refused: Permission denied"]
+    try await KeysServer.withTwoClients(rules: rules, expectingErrors: refused) { a, b in
       let milk = Todo(title: "Milk")
       try await b.transact(.create("todos", .id(milk.id), ["title": "Milk", "done": false])).synced()
       let todos = Shared(.instantSync(Schema.todos, client: a))

@@ -31,6 +31,8 @@ public final class InstantClient: Sendable {
   let http: any HTTPTransport
   /// Where the signed-in user is kept (next to the database).
   let userFile: UserFile
+  /// Where the client logs (the `logger` it was made with); the `@Shared` keys over it log here too.
+  package let logger: Logger
   /// The entities this client's writes named lately.
 
   /// A client for the app `appId`. It reads its local database at once and connects in the
@@ -70,6 +72,7 @@ public final class InstantClient: Sendable {
     self.websocketURI = websocketURI
     self.http = http
     let logger = logger ?? ClientLog.make()
+    self.logger = logger
     let (store, saved) = ClientStorage.make(storage ?? .defaultFile(appId: appId))
     if let problem = store.problem { logger.error("\(problem)") }
     let userFile = UserFile(storage: storage ?? .defaultFile(appId: appId), problem: store.problem)

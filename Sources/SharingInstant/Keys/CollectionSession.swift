@@ -49,7 +49,8 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// not end it, as a subscriber's `yield` does.
   private var reportLoading: (@Sendable (Bool) -> Void)?
   private var _hooks = CollectionSessionHooks<Entity>()
-  private static var logger: Logger { Logger(label: "sharing-instant") }
+  /// The client's logger (a test that makes the client with its own logger reads what keys say).
+  private var logger: Logger { client.logger }
 
   /// `readBack` makes the `@Shared` over this key again (Sharing keeps one reference per key id, so
   /// it finds the key's own); `nil` for a read-only key, which no edit reaches.
@@ -60,7 +61,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     self.client = client
     self.key = key
     self.delivery = delivery
-    decoder = RowDecoder(namespace: key.namespace)
+    decoder = RowDecoder(namespace: key.namespace, logger: client.logger)
     own = OwnReference(lock: lock, readBack: readBack)
     own.attach(self)
   }
@@ -270,7 +271,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
     if let edit = look.edit { write(edit) }
     if look.noStart {
       // A reference made without an initial value and edited before the key's first result.
-      Self.logger.error("an edit of \(key.namespace) was made before the key had a value; not written")
+      logger.error("an edit of \(key.namespace) was made before the key had a value; not written")
     }
     return look
   }
@@ -296,7 +297,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
 
   /// An edit was not written: logged, and what `save()` throws.
   private func notWritten(_ error: EditNotWritten) {
-    Self.logger.error("\(error)")
+    logger.error("\(error)")
     state.notWritten(error)
   }
 
@@ -305,7 +306,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
   /// Acts on an edit the state took in: logs one that could not be encoded, starts the pump.
   private func write(_ edit: CollectionKeyState<Value>.Edit) {
     if let failure = edit.failure {
-      Self.logger.error("an edit of \(key.namespace) could not be encoded, so it was not written: \(failure)")
+      logger.error("an edit of \(key.namespace) could not be encoded, so it was not written: \(failure)")
     }
     guard !edit.ops.isEmpty else { return }
     _hooks.willWrite?(edit.ops)
@@ -344,7 +345,7 @@ final class CollectionSession<Value: KeyCollection>: @unchecked Sendable {
       } catch let error as InstantClientError where error.kind == .shutDown {
         return
       } catch {
-        Self.logger.error("a write of \(self.key.namespace) was refused: \(error)")
+        logger.error("a write of \(self.key.namespace) was refused: \(error)")
         lock.withLock {
           state.refused(error)
           report(error)

@@ -15,9 +15,13 @@ final class RowDecoder<Entity: EntityIdentifiable & Equatable>: @unchecked Senda
   /// to decode); read and written under `lock` only, which makes `@unchecked Sendable` sound.
   private var decoded: (rows: [JSON], value: Collection)?
   private let lock = NSLock()
-  private static var logger: Logger { Logger(label: "sharing-instant") }
+  /// Where a row that does not decode is reported: the client's logger.
+  private let logger: Logger
 
-  init(namespace: String) { self.namespace = namespace }
+  init(namespace: String, logger: Logger) {
+    self.namespace = namespace
+    self.logger = logger
+  }
 
   /// `result`'s entities. One whose JSON is the same as in the result decoded before is not decoded
   /// again; when the result holds the same entities in the same order as before (perhaps with more
@@ -50,7 +54,7 @@ final class RowDecoder<Entity: EntityIdentifiable & Equatable>: @unchecked Senda
       // Rows and entities line up only when every row decoded (and no id repeats).
       decoded = failures.isEmpty && value.count == rows.count ? (rows, value) : nil
       let failure = failures.isEmpty ? nil : EntityDecodingError(namespace: namespace, errors: failures)
-      if let failure { Self.logger.error("\(failure)") }
+      if let failure { logger.error("\(failure)") }
       return (value, failure)
     }
   }

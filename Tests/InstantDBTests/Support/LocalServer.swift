@@ -13,14 +13,16 @@ struct LocalServer {
 
   let server: InstantLocalServer
   let port: Int
+  /// What the clients made here log at error level, checked when ``withServer`` ends.
+  let errors: ExpectedErrors
 
-  /// A client of this server; `logger` (by default the client's own) for a test that feeds it bad
-  /// input and checks what it says.
+  /// A client of this server, logging into ``errors`` unless given its own `logger` (a test that
+  /// reads every line itself).
   func client(
     storage: InstantStorage = .memory, schema: ClientSchema? = nil, transport: any WebSocketTransport = NIOWebSocketTransport(),
     logger: Logger? = nil
   ) -> InstantClient {
-    Self.client(port: port, storage: storage, schema: schema, transport: transport, logger: logger)
+    Self.client(port: port, storage: storage, schema: schema, transport: transport, logger: logger ?? errors.logger)
   }
 
   static func client(
@@ -35,18 +37,24 @@ struct LocalServer {
 }
 
 /// Runs `body` with a started server (in memory, or on `dataFile`; on `port`, any free one by
-/// default), stopped afterwards whatever happens.
+/// default), stopped afterwards whatever happens. When `body` returns, its clients must have
+/// logged the errors named in `expectingErrors` (parts of their text; ``ExpectedErrors``), and no
+/// others but those in `allowingErrors`.
 func withServer<T>(
   dataFile: String? = nil, port: Int = 0, maxMessageBytes: Int? = nil, unverifiedIDTokens: Bool = false,
+  expectingErrors: [String] = [], allowingErrors: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
   _ body: (LocalServer) async throws -> T
 ) async throws -> T {
+  let errors = ExpectedErrors(expectingErrors, allowing: allowingErrors)
   var configuration = InstantLocalConfiguration.testing(dataFile: dataFile)
   configuration.port = port
   configuration.unverifiedIDTokens = unverifiedIDTokens
   if let maxMessageBytes { configuration.maxMessageBytes = maxMessageBytes }
   return try await withInstantLocal(configuration: configuration, logger: quietLogger) { server in
     let bound = try #require(await server.port)
-    return try await body(LocalServer(server: server, port: bound))
+    let result = try await body(LocalServer(server: server, port: bound, errors: errors))
+    errors.check(sourceLocation)
+    return result
   }
 }
 

@@ -12,28 +12,36 @@ internal import OrderedCollections
 struct KeysServer {
   static let appID = "0b6a2b1e-3a55-4a63-9f0e-5a1c2d3e4f50"
   let port: Int
+  /// What the clients (and the keys over them) log at error level, checked when the test ends.
+  let errors: ExpectedErrors
 
   func client() -> InstantClient {
     InstantClient(
       appId: Self.appID, apiURI: URL(string: "http://127.0.0.1:\(port)")!,
       websocketURI: URL(string: "ws://127.0.0.1:\(port)/runtime/session")!, storage: .memory,
-      schema: testSchema)
+      schema: testSchema, logger: errors.logger)
   }
 
-  /// Runs `body` with a fresh server and two clients, shut down afterwards.
-  /// Two clients of one app on a fresh server, with `rules` as the app's permission rules.
-  static func withTwoClients<T>(rules: JSON? = nil, _ body: (InstantClient, InstantClient) async throws -> T) async throws -> T {
+  /// Two clients of one app on a fresh server, with `rules` as the app's permission rules, shut
+  /// down afterwards. When `body` returns, they must have logged the errors named in
+  /// `expectingErrors` and no others but those in `allowingErrors` (``ExpectedErrors``).
+  static func withTwoClients<T>(
+    rules: JSON? = nil, expectingErrors: [String] = [], allowingErrors: [String] = [],
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: (InstantClient, InstantClient) async throws -> T
+  ) async throws -> T {
+    let errors = ExpectedErrors(expectingErrors, allowing: allowingErrors)
     var logger = Logger(label: "keys-tests")
     logger.logLevel = .critical
     return try await withInstantLocal(configuration: .testing(dataFile: nil), logger: logger) { server in
       try await server.setRules(rules)
-      let server = KeysServer(port: try #require(await server.port))
+      let server = KeysServer(port: try #require(await server.port), errors: errors)
       let a = server.client()
       let b = server.client()
       do {
         let result = try await body(a, b)
         await a.shutdown()
         await b.shutdown()
+        errors.check(sourceLocation)
         return result
       } catch {
         await a.shutdown()

@@ -65,4 +65,38 @@ import Testing
     #expect(online?.publish == nil && online?.wake == true)
     #expect(state.closed().delay == .zero)
   }
+
+  @Test("A refusal rides along until a socket is authenticated; the phase carries only what its status has")
+  func phaseCarriesItsData() {
+    var state = ConnectionState()
+    let error = InstantClientError(.initRejected, "no such app")
+    _ = state.opened()
+    _ = state.initRefused(error)
+    _ = state.closed()
+    #expect(state.phase == .errored(error))
+    _ = state.attempting()
+    #expect(state.phase == .connecting(refusal: error))
+    _ = state.opened()
+    #expect(state.phase == .opened(refusal: error))
+    _ = state.initOK(sessionID: "s")
+    #expect(state.phase == .authenticated(sessionID: "s"))
+    _ = state.closed()
+    #expect(state.phase == .closed(refusal: nil))
+  }
+
+  @Test("After shut-down nothing moves: a socket's close, an attempt, an open or an init-ok publish nothing")
+  func shutDownIsFinal() {
+    var state = ConnectionState()
+    _ = state.opened()
+    _ = state.initOK(sessionID: "s")
+    #expect(state.shutDown() == .closed)
+    #expect(state.isShutDown)
+    #expect(state.closed().publish == nil)
+    #expect(state.attempting() == nil)
+    #expect(state.opened() == nil)
+    #expect(state.generation == 1, "no socket counts after shut-down")
+    #expect(state.initOK(sessionID: "t").accepted == false)
+    #expect(state.initRefused(InstantClientError(.initRejected, "late")) == nil)
+    #expect(state.phase == .shutDown && state.status == .closed && state.sessionID == nil)
+  }
 }

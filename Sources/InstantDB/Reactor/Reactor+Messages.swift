@@ -56,7 +56,11 @@ extension Reactor {
   private func handleInitOK(sessionID: String?, auth: JSON, appStatus: String?, attrs: JSON) {
     // `init` runs once per socket: another `init-ok` would re-send every query and write.
     let (accepted, newStatus) = connectionState.initOK(sessionID: sessionID)
-    guard accepted else { return logger.error("skipped an init-ok on a socket that already had one") }
+    guard accepted else {
+      // After shut-down, an init-ok still on its way is simply not used.
+      if !isShutDown { logger.error("skipped an init-ok on a socket that already had one") }
+      return
+    }
     if let appStatus { setAppStatus(appStatus) }
     if attrs != .null { replaceAttrs(attrs) }
     publish(newStatus)

@@ -41,7 +41,7 @@ actor Reactor {
   var initRefreshToken: String?
   var connection: (any WebSocketConnection)?
   var connectionTask: Task<Void, Never>?
-  var isShutDown = false
+  var isShutDown: Bool { connectionState.isShutDown }
   var wakeup: (id: Int, continuation: CheckedContinuation<Void, Never>)?
   var wakeupCounter = 0
   var statusWatchers = Watchers<ConnectionStatus>()
@@ -192,11 +192,11 @@ actor Reactor {
 
   func shutdown() async {
     guard !isShutDown else { return }
-    isShutDown = true
+    // Closed from here on: the socket's own close below changes nothing more.
+    publish(connectionState.shutDown())
     wake()
     if let connection { await connection.close() }
     await connectionTask?.value
-    publish(connectionState.shutDown())
     // Read while the queries are still here; a save asleep below then finds nothing to write.
     let unsaved = takeCacheBatch()
     for subscriber in queries.removeAll() { subscriber.finish() }

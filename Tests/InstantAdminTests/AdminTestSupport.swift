@@ -16,8 +16,10 @@ struct AdminWorld {
   let server: InstantLocalServer
   let app: AppCatalog.CreatedApp
   let baseURL: URL
-  /// What the world's clients log at error level, checked when ``run(configuration:expectingErrors:_:)`` ends.
+  /// What the world's clients log at error level, checked when ``run(configuration:expectingErrors:_:)``
+  /// ends, after it has shut them down.
   let errors: ExpectedErrors
+  let made = Locked<[InstantClient]>([])
 
   var admin: InstantAdmin { InstantAdmin(appID: app.id, adminToken: app.adminToken, apiURI: baseURL) }
 
@@ -31,7 +33,9 @@ struct AdminWorld {
     return try await withInstantLocal(configuration: configuration) { server in
       let app = try server.apps.create(title: "Admin tests")
       let baseURL = try #require(await server.baseURL)
-      let result = try await body(AdminWorld(server: server, app: app, baseURL: baseURL, errors: errors))
+      let world = AdminWorld(server: server, app: app, baseURL: baseURL, errors: errors)
+      let result = try await body(world)
+      for client in world.made.withLock({ $0 }) { await client.shutdown() }
       errors.check(sourceLocation)
       return result
     }
@@ -39,9 +43,11 @@ struct AdminWorld {
 
   /// A client of the app (a guest, in memory), as an app would connect.
   func client() async throws -> InstantClient {
-    InstantClient(
+    let client = InstantClient(
       appId: app.id, apiURI: baseURL, websocketURI: try #require(await server.webSocketURL), storage: .memory,
       logger: errors.logger)
+    made.withLock { $0.append(client) }
+    return client
   }
 
   /// A raw HTTP request: the status and the body's text, for what the admin client does not send.

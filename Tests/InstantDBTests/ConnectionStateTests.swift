@@ -97,6 +97,6 @@ import Testing
     #expect(state.generation == 1, "no socket counts after shut-down")
     #expect(state.initOK(sessionID: "t").accepted == false)
     #expect(state.initRefused(InstantClientError(.initRejected, "late")) == nil)
-    #expect(state.phase == .shutDown && state.status == .closed && state.sessionID == nil)
+    #expect(state.phase == .shutDown(refusal: nil) && state.status == .closed && state.sessionID == nil)
   }
 }

@@ -18,8 +18,8 @@ struct ConnectionState {
     case errored(InstantClientError)
     /// The socket closed; the next attempt comes after the back-off.
     case closed(refusal: InstantClientError?)
-    /// The client shut down: no socket opens again.
-    case shutDown
+    /// The client shut down: no socket opens again. `refusal` stays readable.
+    case shutDown(refusal: InstantClientError?)
   }
 
   private(set) var phase = Phase.connecting(refusal: nil)
@@ -47,13 +47,15 @@ struct ConnectionState {
   /// Why the server refused `init`, until a socket is authenticated again.
   var lastError: InstantClientError? {
     switch phase {
-    case let .connecting(refusal), let .opened(refusal), let .closed(refusal): refusal
+    case let .connecting(refusal), let .opened(refusal), let .closed(refusal), let .shutDown(refusal): refusal
     case let .errored(error): error
-    case .authenticated, .shutDown: nil
+    case .authenticated: nil
     }
   }
 
-  var isShutDown: Bool { phase == .shutDown }
+  var isShutDown: Bool {
+    if case .shutDown = phase { true } else { false }
+  }
 
   /// An attempt to connect begins.
   mutating func attempting() -> ConnectionStatus? { move(to: .connecting(refusal: lastError)) }
@@ -101,7 +103,7 @@ struct ConnectionState {
   mutating func reconnectRequested() { backoff.reset() }
 
   /// The client shut down; nothing moves it from there.
-  mutating func shutDown() -> ConnectionStatus? { move(to: .shutDown) }
+  mutating func shutDown() -> ConnectionStatus? { move(to: .shutDown(refusal: lastError)) }
 
   /// Moves to `next` (never out of ``Phase/shutDown``); the status to publish when it changed.
   private mutating func move(to next: Phase) -> ConnectionStatus? {

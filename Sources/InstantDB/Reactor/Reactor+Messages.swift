@@ -24,6 +24,9 @@ extension Reactor {
   }
 
   func handleMessage(_ frame: JSON) {
+    // Shutting down: the socket is closing and every waiter has been answered; a frame still on
+    // its way is not used (an error in it is no refused init, an init-ok no second one).
+    guard !isShutDown else { return }
     let message: ServerMessage
     do {
       message = try ServerMessage(frame: frame)
@@ -56,11 +59,7 @@ extension Reactor {
   private func handleInitOK(sessionID: String?, auth: JSON, appStatus: String?, attrs: JSON) {
     // `init` runs once per socket: another `init-ok` would re-send every query and write.
     let (accepted, newStatus) = connectionState.initOK(sessionID: sessionID)
-    guard accepted else {
-      // After shut-down, an init-ok still on its way is simply not used.
-      if !isShutDown { logger.error("skipped an init-ok on a socket that already had one") }
-      return
-    }
+    guard accepted else { return logger.error("skipped an init-ok on a socket that already had one") }
     if let appStatus { setAppStatus(appStatus) }
     if attrs != .null { replaceAttrs(attrs) }
     publish(newStatus)

@@ -338,7 +338,7 @@ final class ClientStorage: Sendable {
           cached.processedTxID, usedAt.timeIntervalSince1970,
         ])
       try db.execute(
-        sql: "DELETE FROM query WHERE key NOT IN (SELECT key FROM query ORDER BY used DESC LIMIT ?)",
+        sql: "DELETE FROM query WHERE key NOT IN (SELECT key FROM query ORDER BY used DESC, rowid DESC LIMIT ?)",
         arguments: [limit])
     }
   }

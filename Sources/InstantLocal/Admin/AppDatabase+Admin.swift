@@ -125,7 +125,7 @@ extension AppDatabase {
     let (_, changed) = try commit(
       [TxStep.deleteEntity(.string(id), etype: "$users")], systemWrite: true,
       extra: { db in try LocalStorage.deleteRefreshTokens(db, userID: id) })
-    refreshTokens = refreshTokens.filter { $0.value != id }
+    refreshTokens.removeAll(of: id)
     invalidate(changed: changed)
     return ["deleted": user]
   }
@@ -169,6 +169,6 @@ extension AppDatabase {
     } catch {
       throw .serverFault("The sign-out could not be saved: \(error)")
     }
-    refreshTokens = refreshTokens.filter { $0.value != userID }
+    refreshTokens.removeAll(of: userID)
   }
 }

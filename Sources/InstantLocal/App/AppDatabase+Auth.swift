@@ -36,15 +36,14 @@ extension AppDatabase {
     } catch {
       throw Self.refusal(error, email: email)
     }
-    if keepsPlainCodes {
-      plainCodes[email] = code
+    if magicCodes.keepsPlainCodes {
       logger.notice("magic code for \(email): \(code) (no mailer configured: codes are logged)")
     }
     return code
   }
 
   /// The last magic code sent to `email`, when the server mails none (else `nil`).
-  func lastMagicCode(email: String) -> String? { plainCodes[Self.normalize(email)] }
+  func lastMagicCode(email: String) -> String? { magicCodes.lastCode(for: Self.normalize(email)) }
 
   /// `POST /runtime/auth/verify_magic_code`: checks the code (each try counts against the email's
   /// hour), finds or creates the user (upgrading a guest whose token is passed, or linking it to
@@ -60,7 +59,6 @@ extension AppDatabase {
     // The code is used up only by a sign-in that succeeds: one the rules refuse may try again.
     let result = try signIn(email: email, guestToken: guestToken, extraFields: extraFields)
     magicCodes.use(code, for: email)
-    if plainCodes[email] == code { plainCodes.removeValue(forKey: email) }
     return result
   }
 
@@ -122,12 +120,12 @@ extension AppDatabase {
     } catch {
       throw .serverFault("The sign-out could not be saved: \(error)")
     }
-    refreshTokens.removeValue(forKey: hash)
+    refreshTokens.remove(hash: hash)
   }
 
   /// The user whose refresh token this is, if any (a lookup by the token's hash).
   func tokenOwner(_ token: String) -> String? {
-    refreshTokens[RefreshTokenHash.of(token)]
+    refreshTokens.owner(of: token)
   }
 
   /// Writes `steps` (if any) and a new refresh token for `userID` in one SQLite transaction,
@@ -139,7 +137,7 @@ extension AppDatabase {
     let (_, changed) = try commit(steps, systemWrite: true) { db in
       try LocalStorage.insertRefreshToken(db, sha256: RefreshTokenHash.of(token), appID: appID, userID: userID, now: now)
     }
-    refreshTokens[RefreshTokenHash.of(token)] = userID
+    refreshTokens.add(token, for: userID)
     invalidate(changed: changed)
     return token
   }

@@ -37,16 +37,11 @@ actor AppDatabase {
   /// How many of them were kept current from what changed (``EntityLocalQuery``) rather than
   /// evaluated whole.
   var keptResults = 0
-  /// A refresh token's SHA-256 (``RefreshTokenHash``) → user id: the tokens themselves are kept
-  /// nowhere.
-  var refreshTokens: [String: String]
-  /// The magic codes sent and not yet used, as hashes, and their limits (``MagicCodes``).
+  /// Who each refresh token signs in (``RefreshTokens``).
+  var refreshTokens: RefreshTokens
+  /// The magic codes sent and not yet used, their limits, and in development the codes as sent
+  /// (``MagicCodes``).
   var magicCodes: MagicCodes
-  /// Whether codes are also kept as sent, and logged: only when the server mails none
-  /// (development), for ``InstantLocalServer/lastMagicCode(appID:email:)``.
-  let keepsPlainCodes: Bool
-  /// Email → the last code sent, when ``keepsPlainCodes``.
-  var plainCodes: [String: String] = [:]
   /// Schema pushes' indexing jobs by id (done at once here; kept for the CLI to read back).
   var indexingJobs: OrderedDictionary<String, JSON> = [:]
   /// The app's permission rules; `nil` allows everything (as an app without rules on InstantDB).
@@ -66,15 +61,14 @@ actor AppDatabase {
     self.appID = appID
     self.clock = clock
     self.metrics = metrics
-    self.magicCodes = MagicCodes(limits: magicCodeLimits)
-    self.keepsPlainCodes = keepsPlainCodes
+    self.magicCodes = MagicCodes(limits: magicCodeLimits, keepsPlainCodes: keepsPlainCodes)
     self.files = files
     self.rules = rules
     self.title = snapshot.title
     self.storage = storage
     self.logger = logger
     self.processedTxID = processedTxID
-    self.refreshTokens = snapshot.refreshTokens
+    self.refreshTokens = RefreshTokens(snapshot.refreshTokens)
     self.store = Self.makeStore(snapshot)
   }
 

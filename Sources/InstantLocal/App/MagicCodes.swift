@@ -4,7 +4,9 @@ import Foundation
 /// codes"): six digits from the system's secure random source, kept only as SHA-256 hashes, each
 /// valid until it is used or ``Limits/expiry`` has passed, several valid at once for one email; and
 /// per email at most ``Limits/perHour`` codes sent and as many verifications tried an hour (each
-/// try counts, right or wrong). A value owned by its ``AppDatabase``.
+/// try counts, right or wrong). In development (no mailer) it also keeps the last code sent to each
+/// email as sent, for ``InstantLocalServer/lastMagicCode(appID:email:)``. A value owned by its
+/// ``AppDatabase``.
 struct MagicCodes {
   /// What the server allows; one per server (`instant-local serve` flags).
   struct Limits: Sendable, Equatable {
@@ -25,8 +27,15 @@ struct MagicCodes {
   }
 
   var limits: Limits
+  /// Whether the last code sent to each email is kept as sent (no mailer: development).
+  let keepsPlainCodes: Bool
+  /// Email → the last code sent, when ``keepsPlainCodes``.
+  private var plainCodes: [String: String] = [:]
 
-  init(limits: Limits = Limits()) { self.limits = limits }
+  init(limits: Limits = Limits(), keepsPlainCodes: Bool = false) {
+    self.limits = limits
+    self.keepsPlainCodes = keepsPlainCodes
+  }
   /// Email → its codes not yet used: SHA-256 of the code → when it was sent.
   private var codes: [String: [String: Date]] = [:]
   /// Email → when its current hour began and how many sends, and verifications, it has had.
@@ -41,8 +50,12 @@ struct MagicCodes {
     let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
     forgetExpired(email, now)
     codes[email, default: [:]][AdminToken.sha256(code)] = now
+    if keepsPlainCodes { plainCodes[email] = code }
     return code
   }
+
+  /// The last code sent to `email` and not used yet, when codes are kept as sent.
+  func lastCode(for email: String) -> String? { plainCodes[email] }
 
   /// Checks `code` for `email` and uses it up when `use` (after the sign-in it allows succeeded,
   /// call ``use(_:for:)``).
@@ -56,6 +69,7 @@ struct MagicCodes {
   mutating func use(_ code: String, for email: String) {
     codes[email]?.removeValue(forKey: AdminToken.sha256(code))
     if codes[email]?.isEmpty == true { codes.removeValue(forKey: email) }
+    if plainCodes[email] == code { plainCodes.removeValue(forKey: email) }
   }
 
   /// How many codes `email` has that are not used yet (expired ones included until the next send).

@@ -3,13 +3,15 @@ public import Foundation
 
 /// The one clock of an ``InstantLocalServer``: everything that stamps (`created_at`, a
 /// transaction's time), expires (magic codes, signed file URLs, OAuth flows, ID tokens) or
-/// waits (shutdown grace, presence pacing, heartbeats, polls, rate-limit refills) reads it, and
-/// nothing in the server reads the system's time by itself.
+/// waits (shutdown grace, presence pacing, heartbeats, polls, rate-limit refills) in the server's
+/// own code reads it. (The WebSocket ping and the SQLite checkpoint timer run on their libraries'
+/// timers; log lines carry the system's time.)
 ///
 /// ``live`` is the system's. A test gives the server a clock it drives (a `TestClock`, or any
 /// `Clock` whose time moves only when the test advances it) with ``init(_:wallTimeAtStart:)``:
 /// then a magic code expires, a file URL goes stale and a rate limit refills exactly when the
-/// test says, however slow the machine.
+/// test says, however slow the machine. Such a clock ends no wait until it is advanced: presence
+/// pacing, for one, holds a socket's later frames until it moves.
 public struct ServerClock: Sendable {
   /// What waits run on; monotonic.
   let monotonic: AnyClock<Duration>

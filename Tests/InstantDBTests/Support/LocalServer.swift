@@ -13,7 +13,8 @@ struct LocalServer {
 
   let server: InstantLocalServer
   let port: Int
-  /// What the clients made here log at error level, checked when ``withServer`` ends.
+  /// What the clients made here log at error level, checked when ``withServer``'s body returns (a
+  /// client may outlive the server, as across a restart: what it logs later is not checked).
   let errors: ExpectedErrors
 
   /// A client of this server, logging into ``errors`` unless given its own `logger` (a test that

@@ -38,7 +38,7 @@ struct AuthLocalStateTests {
       try await db.transact(.update("notes", .id(InstantID.make()), ["v": 1])).synced()
       let watch = Watcher(db.subscribe(["notes": [:]]))
       try await watch.next { !$0.isFromCache && $0.rows("notes").count == 1 }
-      let storage = await db.reactor.storage
+      let storage = db.reactor.storage
       try await eventually("the result is saved for offline start") { ((try? storage.loadQueries()) ?? [:]).count == 1 }
       try await db.signInAsGuest()
       let left = try storage.loadQueries()

@@ -1,16 +1,22 @@
 import Foundation
 import GRDB
 import InstantCore
-import InstantDB
 import TestSupport
 import Testing
+
+@testable import InstantDB
 internal import OrderedCollections
 
 /// The reactor's own glue, with a scripted socket and no server: the test answers each frame the
 /// client sends as the server would, so the order of what the client does and which request an
 /// answer is matched to are checked exactly, with nothing left to timing.
 @Suite("The reactor's glue, on a scripted socket", .timeLimit(.minutes(1)))
-struct ReactorGlueTests {
+final class ReactorGlueTests {
+  /// Each test's own folder, for the tests that need the client's file.
+  let directory = temporaryDirectory()
+  var file: URL { directory.appendingPathComponent("client.sqlite") }
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
   static func client(_ transport: ScriptedTransport, storage: InstantStorage, errors: ExpectedErrors) -> InstantClient {
     InstantClient(
       appId: LocalServer.appID, apiURI: URL(string: "http://127.0.0.1:9")!,
@@ -41,9 +47,7 @@ struct ReactorGlueTests {
 
   @Test("A write is shown and saved on the device before its frame is sent")
   func savedBeforeSent() async throws {
-    let directory = temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent("client.sqlite")
+    let file = file
     let transport = ScriptedTransport()
     let errors = ExpectedErrors([])
     let db = Self.client(transport, storage: .sqlite(file), errors: errors)
@@ -70,6 +74,49 @@ struct ReactorGlueTests {
     let frame = try await sent.next(op: "transact")
     #expect(savedWhenSent.withLock { $0 } == [1], "the write was on disk when its frame was sent")
     #expect(frame["tx-steps"]?.arrayValue?.isEmpty == false)
+    errors.check()
+  }
+
+  @Test("The reactor takes the server's messages while the disk is busy; what they change reaches the file, in order, before it closes")
+  func messagesWhileTheDiskIsBusy() async throws {
+    let file = file
+    let transport = ScriptedTransport()
+    let errors = ExpectedErrors([])
+    let db = Self.client(transport, storage: .sqlite(file), errors: errors)
+    var (socket, sent) = try await Self.openSession(transport)
+    let results = Locked<[QueryResult]>([])
+    let reader = Task {
+      for await result in db.subscribe(["todos": [:]]) { results.withLock { $0.append(result) } }
+    }
+    defer { reader.cancel() }
+    socket.answer(Self.emptyResult(for: try await sent.next(op: "add-query")))
+    let write = try await db.transact(.update("todos", .id(InstantID.make()), ["title": "one"]))
+    _ = try await sent.next(op: "transact")
+    try await eventually("the write is shown") { results.withLock { $0.last?.data["todos"]?.arrayValue?.count == 1 } }
+
+    // The disk is held: every write to the file waits behind this one until the gate opens.
+    let gate = DispatchSemaphore(value: 0)
+    db.reactor.storage.later("hold the disk", errors.logger) { _ in gate.wait() }
+    var opened = false
+    defer { if !opened { gate.signal() } }
+    // The write is acknowledged (recorded on disk), then a result reflecting it arrives: the write
+    // leaves the queue (deleted from disk) and the result replaces what it showed.
+    socket.answer(["op": "transact-ok", "tx-id": 7, "client-event-id": .string(write.id)])
+    socket.answer([
+      "op": "refresh-ok", "processed-tx-id": 7,
+      "computations": [["instaql-query": ["todos": [:]], "instaql-result": [["data": ["datalog-result": ["join-rows": []]]]]]],
+    ])
+    // Delivered with the disk still held: the reactor did not wait on it.
+    try await eventually("the result reflecting the write arrives while the disk is held") {
+      results.withLock { $0.last.map { !$0.isFromCache && $0.data["todos"] == [] } ?? false }
+    }
+    #expect(try await write.synced() == 7)
+    gate.signal()
+    opened = true
+    // Shutdown closes the file after every queued write: the row was updated, then deleted.
+    await db.shutdown()
+    let rows = try await DatabaseQueue(path: file.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM mutation") }
+    #expect(rows == 0, "the finished write was deleted from the file")
     errors.check()
   }
 

@@ -87,7 +87,7 @@ extension Reactor {
     // delete, so no result of the old user reaches the disk after it.
     cacheSave?.cancel()
     await cacheSave?.value
-    do { try storage.deleteQueries() } catch { logger.error("could not delete cached results: \(error)") }
+    storage.deleteQueries(logger: logger)
   }
 
   private func rejectUnconfirmedWrites() {
@@ -97,7 +97,7 @@ extension Reactor {
     )
     let (confirmed, unconfirmed) = writes.removeAll()
     optimisticAttrsCache = nil
-    do { try storage.delete(confirmed + unconfirmed) } catch { logger.error("could not delete writes: \(error)") }
+    storage.delete(confirmed + unconfirmed, logger: logger)
     if !unconfirmed.isEmpty { logger.error("\(unconfirmed.count) unconfirmed writes rejected: the signed-in user changed") }
     for id in unconfirmed {
       finish(id, .failure(error))

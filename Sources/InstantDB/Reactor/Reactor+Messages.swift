@@ -92,7 +92,7 @@ extension Reactor {
     guard let id = clientEventID.string, let m = writes.acknowledge(id, txID: txID, at: config.clock.now) else {
       return
     }
-    do { try storage.confirm(id, txID: txID) } catch { logger.error("could not record an acknowledged write: \(error)") }
+    storage.confirm(id, txID: txID, logger: logger)
     // The write's attrs now exist on the server.
     var attrsChanged = false
     for attrJSON in m.addedAttrs {
@@ -167,13 +167,9 @@ extension Reactor {
       return logger.error("skipped an attr table that does not parse: \(error)")
     }
     optimisticAttrsCache = nil
-    do { try storage.saveAttrs(json) } catch { logger.error("could not save attrs: \(error)") }
+    storage.saveAttrs(json, logger: logger)
     let changed = writes.rewrite(against: attrs)
-    if !changed.isEmpty {
-      do { try storage.replaceSteps(changed) } catch {
-        logger.error("could not save rewritten writes: \(error)")
-      }
-    }
+    storage.replaceSteps(changed, logger: logger)
     perform(queries.attrsChanged(queryContext))
   }
 }

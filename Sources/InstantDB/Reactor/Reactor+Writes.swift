@@ -98,7 +98,7 @@ extension Reactor {
   /// A write the server refused, already out of the queue: gone from every query, error to the caller.
   func reject(_ m: PendingMutation, _ error: InstantClientError) {
     optimisticAttrsCache = nil
-    do { try storage.delete([m.id]) } catch { logger.error("could not delete a rejected write: \(error)") }
+    storage.delete([m.id], logger: logger)
     logger.error("the server rejected a write: \(error)")
     perform(queries.withdraw([m.id], queryContext))
     finish(m.id, .failure(error))
@@ -120,7 +120,7 @@ extension Reactor {
       age: pendingCleanup.age)
     guard !ids.isEmpty else { return }
     // Their attrs joined the server's table on transact-ok, so the optimistic table is unchanged.
-    do { try storage.delete(Array(ids)) } catch { logger.error("could not delete finished writes: \(error)") }
+    storage.delete(Array(ids), logger: logger)
     queries.forgetWrites(ids)
     notifyPendingWatchers()
   }

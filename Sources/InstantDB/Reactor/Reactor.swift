@@ -25,7 +25,7 @@ actor Reactor {
   var pendingCleanup = (threshold: 200, age: Duration.seconds(30))
   /// Test seams for subscription order.
   nonisolated let subscriptionHooks = QuerySubscriptionHooks()
-  let storage: ClientStorage
+  nonisolated let storage: ClientStorage
   let logger: Logger
 
   // MARK: Connection

@@ -1,8 +1,9 @@
 import GRDB
+import Logging
 
 extension ClientStorage {
-  /// Deletes every cached query result (the signed-in user changed).
-  func deleteQueries() throws {
-    try db.write { db in try db.execute(sql: "DELETE FROM query") }
+  /// Queued (``later(_:_:_:)``): deletes every cached query result (the signed-in user changed).
+  func deleteQueries(logger: Logger) {
+    later("delete cached results", logger) { db in try db.execute(sql: "DELETE FROM query") }
   }
 }

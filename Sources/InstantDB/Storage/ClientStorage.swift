@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import InstantCore
 
+import Logging
+
 #if canImport(Glibc)
   import Glibc
-import Logging
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
@@ -206,8 +207,11 @@ final class ClientStorage: Sendable {
     }
   }
 
-  func confirm(_ id: String, txID: Int) throws {
-    try db.write { try $0.execute(sql: "UPDATE mutation SET tx_id = ? WHERE id = ?", arguments: [txID, id]) }
+  /// Queued (``later(_:_:_:)``): the write is acknowledged as `txID`.
+  func confirm(_ id: String, txID: Int, logger: Logger) {
+    later("record an acknowledged write", logger) {
+      try $0.execute(sql: "UPDATE mutation SET tx_id = ? WHERE id = ?", arguments: [txID, id])
+    }
   }
 
   /// Records that these writes are about to be sent (before they are).
@@ -218,19 +222,36 @@ final class ClientStorage: Sendable {
     }
   }
 
-  func replaceSteps(_ changed: [PendingMutation]) throws {
-    try db.write { db in
-      for m in changed {
-        try db.execute(
-          sql: "UPDATE mutation SET steps = ? WHERE id = ?", arguments: [JSON.array(m.steps).serialized(), m.id])
+  /// Queued (``later(_:_:_:)``): these writes' steps were rewritten to the server's attr ids.
+  func replaceSteps(_ changed: [PendingMutation], logger: Logger) {
+    guard !changed.isEmpty else { return }
+    let rows = changed.map { ($0.id, $0.steps) }
+    later("save rewritten writes", logger) { db in
+      for (id, steps) in rows {
+        try db.execute(sql: "UPDATE mutation SET steps = ? WHERE id = ?", arguments: [JSON.array(steps).serialized(), id])
       }
     }
   }
 
-  func delete(_ ids: [String]) throws {
+  /// Queued (``later(_:_:_:)``): these writes left the queue (finished, refused, or the user changed).
+  func delete(_ ids: [String], logger: Logger) {
     guard !ids.isEmpty else { return }
-    try db.write { db in
+    later("delete finished writes", logger) { db in
       for id in ids { try db.execute(sql: "DELETE FROM mutation WHERE id = ?", arguments: [id]) }
+    }
+  }
+
+  /// Queues `work` behind every write asked for before it and returns at once; a failure is
+  /// logged as "could not `what`". The reactor's bookkeeping (a write acknowledged, rewritten or
+  /// dropped, the attrs, the cache cleared) goes this way, so the actor that takes every server
+  /// message never waits on the disk for it. One queue serves every write, waited for or not, so
+  /// the file changes in the order of the calls; ``closeDatabase()`` runs after all of them.
+  ///
+  /// What is not queued: a new write's row (``insert(_:)``, saved before `transact` returns) and
+  /// ``markSent(_:)`` (on disk before the frame goes), which are promises to the caller.
+  func later(_ what: String, _ logger: Logger, _ work: @escaping @Sendable (Database) throws -> Void) {
+    db.asyncWrite(work) { _, result in
+      if case let .failure(error) = result { logger.error("could not \(what): \(error)") }
     }
   }
 
@@ -274,10 +295,10 @@ final class ClientStorage: Sendable {
 
   // MARK: Attrs
 
-  func saveAttrs(_ attrs: JSON) throws {
-    try db.write { db in
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO kv (key, value) VALUES ('attrs', ?)", arguments: [attrs.serialized()])
+  /// Queued (``later(_:_:_:)``), and serialized there: the server's attr table.
+  func saveAttrs(_ attrs: JSON, logger: Logger) {
+    later("save attrs", logger) { db in
+      try db.execute(sql: "INSERT OR REPLACE INTO kv (key, value) VALUES ('attrs', ?)", arguments: [attrs.serialized()])
     }
   }
 

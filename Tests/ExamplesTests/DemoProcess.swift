@@ -85,7 +85,7 @@ final class DemoProcess: @unchecked Sendable {
   /// the demo exits first, with what it printed last.
   @discardableResult
   func waitForFrame(
-    _ what: String, since: Int? = nil, timeout: Duration = .seconds(20), where holds: @escaping @Sendable (String) -> Bool
+    _ what: String, since: Int? = nil, timeout: Duration = backstop, where holds: @escaping @Sendable (String) -> Bool
   ) async throws -> String {
     try await eventually(
       "\(label): \(what)", timeout: timeout, every: .milliseconds(50),
@@ -103,7 +103,7 @@ final class DemoProcess: @unchecked Sendable {
   /// Waits for the demo to exit by itself and returns its status; then waits a moment for the
   /// rest of its output (the end of the pipe can come later, or not at all while another child
   /// process started meanwhile holds a copy of its write end).
-  func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+  func waitForExit(timeout: Duration = backstop) async throws -> Int32 {
     try await eventually("\(label) exits", timeout: timeout, every: .milliseconds(50), detail: { "it printed:\n\(tail)" }) {
       !self.process.isRunning
     }
@@ -115,7 +115,7 @@ final class DemoProcess: @unchecked Sendable {
 
   /// Waits until what the demo printed satisfies `holds`, whether or not it still runs.
   func waitForOutput(
-    _ what: String, timeout: Duration = .seconds(20), where holds: @escaping @Sendable (String) -> Bool
+    _ what: String, timeout: Duration = backstop, where holds: @escaping @Sendable (String) -> Bool
   ) async throws {
     try await eventually("\(label) prints \(what)", timeout: timeout, every: .milliseconds(50), detail: { "it printed:\n\(tail)" }) {
       holds(self.text)

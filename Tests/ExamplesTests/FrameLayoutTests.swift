@@ -4,7 +4,7 @@ import SharingInstant
 import Testing
 
 /// The demos on an 80 × 24 terminal.
-@Suite("Frames on 80 × 24", .timeLimit(.minutes(1)))
+@Suite("Frames on 80 × 24", .timeLimit(.minutes(10)))
 @MainActor
 struct FrameLayoutTests {
   @Test("Header, status and help fit in 80 columns, in every demo", arguments: ["todos", "chat", "cursors", "tiles"])

@@ -22,7 +22,7 @@ final class OpenTodos {
   var problem: (any Error)? { $todos.loadError }       // a write the server refused, rolled back
 }
 
-@Suite("README @Shared example", .timeLimit(.minutes(3)))
+@Suite("README @Shared example", .timeLimit(.minutes(10)))
 @MainActor
 struct ReadmeSharedExampleTests {
   @Test("Two devices with the README's model: adds, finishes and removes reach the other")

@@ -14,7 +14,7 @@ import Testing
 /// Each terminal demo's screen under 500 changes made by another client: the frames computed per
 /// change, the Observation registrations left live and the memory used stay the same from the
 /// first change to the last (counts, not timings; the lag is in BENCHMARKS.md).
-@Suite("Demo screens under 500 changes", .serialized, .timeLimit(.minutes(3)))
+@Suite("Demo screens under 500 changes", .serialized, .timeLimit(.minutes(10)))
 @MainActor
 struct ScreenLoadTests {
   static let changes = 500
@@ -95,7 +95,7 @@ final class ScreenLoad {
       // 60 s, not 15: under the whole suite on two cores, the main actor (which runs both these
       // checks and bob's screen) was once held for 15 s with the change already in bob's data:
       // 3 checks ran in that time (CI, 2026-11-29). The test counts frames; it does not time them.
-      "change \(changes + 1) (\(keys.debugDescription)) shown on bob's screen", timeout: .seconds(60), every: .milliseconds(2),
+      "change \(changes + 1) (\(keys.debugDescription)) shown on bob's screen", timeout: backstop, every: .milliseconds(2),
       detail: {
         """
         bob's screen:

@@ -7,7 +7,7 @@ import Testing
 /// The terminal demos driven as a person drives them: two processes of one demo on one server,
 /// keys typed into one's stdin, the change read off the other's screen (stdout).
 /// One test at a time: each runs two demo processes, and the machine may have two cores.
-@Suite("Terminal demos", .serialized, .timeLimit(.minutes(1)))
+@Suite("Terminal demos", .serialized, .timeLimit(.minutes(10)))
 struct TerminalDemoTests {
   /// A free port and a data directory for demos that host their own server; removed at the end.
   struct Hosting {

@@ -19,7 +19,7 @@ import Testing
 #endif
 
 /// A demo on a real (pseudo) terminal: raw mode while it runs, the terminal as it was after.
-@Suite("Terminal demos on a terminal", .timeLimit(.minutes(1)))
+@Suite("Terminal demos on a terminal", .timeLimit(.minutes(10)))
 struct TerminalTTYTests {
   @Test("On a TTY: raw mode while running, ANSI redraws in place, the terminal restored after Ctrl-C")
   func rawModeAndRestore() async throws {
@@ -82,7 +82,7 @@ final class TTYScreen: @unchecked Sendable {
 
   var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 
-  func wait(_ what: String, timeout: Duration = .seconds(20), until holds: @escaping @Sendable (String) -> Bool) async throws {
+  func wait(_ what: String, timeout: Duration = backstop, until holds: @escaping @Sendable (String) -> Bool) async throws {
     try await eventually(
       "\(what) on the terminal", timeout: timeout, every: .milliseconds(50), detail: { String(text.suffix(2000)) }
     ) { holds(self.text) }

@@ -9,7 +9,7 @@ import Testing
 internal import OrderedCollections
 
 /// `POST /admin/query` and `/admin/transact` as the admin: what `@instantdb/admin` gets back.
-@Suite("Admin data", .timeLimit(.minutes(1)))
+@Suite("Admin data", .timeLimit(.minutes(10)))
 struct AdminDataTests {
   @Test("An admin transaction's data comes back from a query as a tree, links nested")
   func transactThenQuery() async throws {

@@ -9,7 +9,7 @@ import Testing
 internal import OrderedCollections
 
 /// `as-email`, `as-token` and `as-guest`: the admin API under the app's rules.
-@Suite("Acting as a user", .timeLimit(.minutes(1)))
+@Suite("Acting as a user", .timeLimit(.minutes(10)))
 struct AdminImpersonationTests {
   static let ownerRules: JSON = [
     "todos": [

@@ -10,7 +10,7 @@ internal import OrderedCollections
 
 /// `query_perms_check` and `transact_perms_check` (`debugQuery`, `debugTransact`): the app's
 /// rules, or rules sent with the request, checked for a user or guest, every check reported.
-@Suite("Debugging permissions", .timeLimit(.minutes(1)))
+@Suite("Debugging permissions", .timeLimit(.minutes(10)))
 struct AdminPermsCheckTests {
   static let ownerRules: JSON = [
     "todos": [

@@ -9,7 +9,7 @@ import Testing
 internal import OrderedCollections
 
 /// Pulling and pushing rules as `instant-cli push perms` does.
-@Suite("Admin rules", .timeLimit(.minutes(1)))
+@Suite("Admin rules", .timeLimit(.minutes(10)))
 struct AdminRulesTests {
   static let closed: JSON = ["todos": ["allow": ["create": "false"]]]
 

@@ -10,7 +10,7 @@ internal import OrderedCollections
 
 /// `InstantAdmin.subscribeQuery` against a running instant-local: live results over server-sent
 /// events, under the rules when impersonating, ending with the reader, surviving a server restart.
-@Suite("admin subscribeQuery", .timeLimit(.minutes(1)))
+@Suite("admin subscribeQuery", .timeLimit(.minutes(10)))
 struct AdminSubscribeTests {
   /// The next result of `updates`, failing on an error update or the end of the stream.
   static func nextResult(

@@ -9,7 +9,7 @@ import Testing
 internal import OrderedCollections
 
 /// The admin token: required, checked against the app, never echoed (docs/security.md).
-@Suite("Admin tokens", .timeLimit(.minutes(1)))
+@Suite("Admin tokens", .timeLimit(.minutes(10)))
 struct AdminTokenTests {
   @Test("Missing, malformed and wrong tokens get the reference's errors, without the token in them")
   func wrongTokens() async throws {

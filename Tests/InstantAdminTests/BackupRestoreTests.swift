@@ -10,7 +10,7 @@ import ZIPFoundation
 internal import OrderedCollections
 
 /// `instant-local backup` and `restore` on real data files, through a running server.
-@Suite("Backup and restore", .timeLimit(.minutes(2)))
+@Suite("Backup and restore", .timeLimit(.minutes(10)))
 struct BackupRestoreTests {
   /// A scratch directory, removed afterwards.
   static func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {

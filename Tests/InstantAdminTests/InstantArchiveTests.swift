@@ -13,7 +13,7 @@ internal import OrderedCollections
 /// The archive is not ours to commit. Point `INSTANT_REFERENCE_BACKUP` at one: an app downloaded
 /// from Instant (`instant-cli backup download`), or `server/dev-resources/zeneca-backup.zip` of
 /// the instantdb/instant repository. Without it the test says so and checks nothing.
-@Suite("A backup made by InstantDB", .timeLimit(.minutes(2)))
+@Suite("A backup made by InstantDB", .timeLimit(.minutes(10)))
 struct InstantArchiveTests {
   static var archive: URL? {
     ProcessInfo.processInfo.environment["INSTANT_REFERENCE_BACKUP"].map { URL(fileURLWithPath: $0) }

@@ -8,7 +8,7 @@ import Testing
 internal import OrderedCollections
 
 /// `instant-cli push schema`'s requests: `schema/steps/apply`, then the indexing-jobs group.
-@Suite("Schema push", .timeLimit(.minutes(1)))
+@Suite("Schema push", .timeLimit(.minutes(10)))
 struct SchemaPushTests {
   static func attr(_ id: String, _ etype: String, _ label: String) -> JSON {
     [

@@ -7,7 +7,7 @@ internal import OrderedCollections
 
 /// A short chaos run: client processes writing through every fault kind, then every replica
 /// compared with the model (docs/reliability.md).
-@Suite("Chaos run", .timeLimit(.minutes(3)))
+@Suite("Chaos run", .timeLimit(.minutes(10)))
 struct ChaosRunTests {
   @Test("300 writes from 2 client processes through every fault: nothing lost, duplicated or diverged")
   func shortRun() async throws {

@@ -5,7 +5,7 @@ import Testing
 internal import OrderedCollections
 
 /// The model and the comparison the chaos run relies on.
-@Suite("Chaos model", .timeLimit(.minutes(1)))
+@Suite("Chaos model", .timeLimit(.minutes(10)))
 struct ChaosStateTests {
   @Test("A result reads into entities and forward links")
   func readsResult() {
@@ -60,7 +60,7 @@ struct ChaosStateTests {
 }
 
 /// Lookups and the boards every client shares.
-@Suite("Chaos model: shared entities", .timeLimit(.minutes(1)))
+@Suite("Chaos model: shared entities", .timeLimit(.minutes(10)))
 struct ChaosSharedStateTests {
   /// `n` writes of client `index` from `seed`, and the model after each.
   static func writes(client index: Int, seed: UInt64, count n: Int) -> [(ops: [InstaMLOp], model: ChaosClientModel)] {

@@ -8,7 +8,7 @@ internal import OrderedCollections
 import InstantLocal
 
 /// What a user change does to the local state.
-@Suite("Auth and local state", .timeLimit(.minutes(1)))
+@Suite("Auth and local state", .timeLimit(.minutes(10)))
 struct AuthLocalStateTests {
   @Test("A guest upgraded by a magic code keeps its id, and so its offline writes, which then sync")
   func guestUpgradeKeepsWrites() async throws {

@@ -8,7 +8,7 @@ internal import OrderedCollections
 import InstantLocal
 
 /// Auth end to end against instant-local: guests, magic codes, sign-out, the stored token.
-@Suite("Auth", .timeLimit(.minutes(1)))
+@Suite("Auth", .timeLimit(.minutes(10)))
 struct AuthTests {
   @Test("Guest sign-in, then sign-out: the state follows, the socket carries the token, the server forgets it")
   func guestThenSignOut() async throws {

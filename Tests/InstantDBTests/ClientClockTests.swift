@@ -8,7 +8,7 @@ internal import OrderedCollections
 
 /// The client waits on the clock it is given, so its timing is checked by advancing a ManualClock
 /// instead of sleeping.
-@Suite("The client's clock", .timeLimit(.minutes(1)))
+@Suite("The client's clock", .timeLimit(.minutes(10)))
 struct ClientClockTests {
   /// A transport that refuses every connection and counts the attempts.
   final class Refusing: WebSocketTransport, @unchecked Sendable {

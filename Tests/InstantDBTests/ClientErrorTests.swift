@@ -7,7 +7,7 @@ internal import OrderedCollections
 
 /// Errors keep what caused them, the public API throws `InstantClientError` by type, and server
 /// errors are told apart by their wire `type` and `hint`, never by their message (issue 19).
-@Suite("Typed client errors", .timeLimit(.minutes(1)))
+@Suite("Typed client errors", .timeLimit(.minutes(10)))
 struct ClientErrorTests {
   /// A transport that never connects: the client stays offline and writes stay local.
   struct NoNetwork: WebSocketTransport {

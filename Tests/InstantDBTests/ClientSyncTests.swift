@@ -6,7 +6,7 @@ import Testing
 internal import OrderedCollections
 
 /// Two real clients against a real instant-local over loopback WebSockets.
-@Suite("Client sync", .timeLimit(.minutes(1)))
+@Suite("Client sync", .timeLimit(.minutes(10)))
 struct ClientSyncTests {
   @Test("A writes, B sees it: create, update, delete")
   func createUpdateDelete() async throws {

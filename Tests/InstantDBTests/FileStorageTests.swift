@@ -11,7 +11,7 @@ import Testing
 
 /// `db.storage` end to end against instant-local (docs/files.md): a signed-in user uploads under
 /// the `$files` rules, another client sees the file with its `url`, the bytes come back.
-@Suite("File storage", .timeLimit(.minutes(1)))
+@Suite("File storage", .timeLimit(.minutes(10)))
 struct FileStorageTests {
   @Test("Upload as the signed-in user; another client queries $files and downloads it; replace; delete")
   func uploadQueryDownloadDelete() async throws {

@@ -7,7 +7,7 @@ internal import OrderedCollections
 
 /// A write the server will not read (larger than its `--max-message-bytes`) is refused with the
 /// server's reason, rolled back, and does not hold up the writes queued after it.
-@Suite("A write too large for the server", .timeLimit(.minutes(1)))
+@Suite("A write too large for the server", .timeLimit(.minutes(10)))
 struct OversizedWriteTests {
   @Test("is refused with the server's limit, and the next write is acknowledged")
   func refusedAndTheQueueMovesOn() async throws {

@@ -7,7 +7,7 @@ internal import OrderedCollections
 
 /// Acknowledged writes leave the queue even when a query on another namespace is never
 /// refreshed, so its result never says it reflects them.
-@Suite("Acknowledged writes behind a query no write touches", .timeLimit(.minutes(1)))
+@Suite("Acknowledged writes behind a query no write touches", .timeLimit(.minutes(10)))
 struct PendingCleanupTests {
   @Test("They stay while the query could still be refreshed, and are dropped once the threshold is reached")
   func droppedPastTheThreshold() async throws {

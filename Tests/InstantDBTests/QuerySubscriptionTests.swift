@@ -6,7 +6,7 @@ import Testing
 
 @testable import InstantDB
 
-@Suite("Query subscriptions", .timeLimit(.minutes(2)))
+@Suite("Query subscriptions", .timeLimit(.minutes(10)))
 struct QuerySubscriptionTests {
   @Test("An iteration that ends before its subscribe has run leaves no query live")
   func unsubscribeAfterSubscribe() async throws {
@@ -44,7 +44,7 @@ struct QuerySubscriptionTests {
     // Alone this takes a fraction of a second; under the whole suite on two cores the 600 small
     // tasks wait their turn for tens of seconds (CI saw over 20, and over 50 once the suite grew),
     // so the wait is generous: what is checked is that none is left live, not how fast they run.
-    try await eventually("every subscribe and unsubscribe ran", timeout: .seconds(100), every: .milliseconds(5)) {
+    try await eventually("every subscribe and unsubscribe ran", every: .milliseconds(5)) {
       hooks.finished == (count, count)
     }
     let live = await client.reactor.queries.byKey.count

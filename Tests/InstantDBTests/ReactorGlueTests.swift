@@ -10,7 +10,7 @@ internal import OrderedCollections
 /// The reactor's own glue, with a scripted socket and no server: the test answers each frame the
 /// client sends as the server would, so the order of what the client does and which request an
 /// answer is matched to are checked exactly, with nothing left to timing.
-@Suite("The reactor's glue, on a scripted socket", .timeLimit(.minutes(1)))
+@Suite("The reactor's glue, on a scripted socket", .timeLimit(.minutes(10)))
 final class ReactorGlueTests {
   /// Each test's own folder, for the tests that need the client's file.
   let directory = temporaryDirectory()
@@ -117,6 +117,29 @@ final class ReactorGlueTests {
     await db.shutdown()
     let rows = try await DatabaseQueue(path: file.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM mutation") }
     #expect(rows == 0, "the finished write was deleted from the file")
+    errors.check()
+  }
+
+  @Test("A task waiting for a write's answer stops waiting when it is cancelled; the write stays pending and is sent")
+  func cancelledWaitForAnAnswer() async throws {
+    let transport = ScriptedTransport()
+    let errors = ExpectedErrors([])
+    let db = Self.client(transport, storage: .memory, errors: errors)
+    defer { Task { await db.shutdown() } }
+    var (_, sent) = try await Self.openSession(transport)
+    let write = try await db.transact(.update("todos", .id(InstantID.make()), ["title": "one"]))
+    _ = try await sent.next(op: "transact")
+    // The server never answers: only the cancellation can end the wait.
+    let ended = Locked<InstantClientError?>(nil)
+    let waiter = Task {
+      do throws(InstantClientError) { try await write.synced() } catch { ended.withLock { $0 = error } }
+    }
+    // Cancelled once it waits (not before it starts, which is a check of its own).
+    try await eventually("the task waits for the answer") { await db.reactor.syncWaiters[write.id]?.count == 1 }
+    waiter.cancel()
+    try await eventually("the cancelled wait ends") { ended.withLock { $0 != nil } }
+    #expect(ended.withLock { $0?.kind } == .cancelled)
+    #expect(await db.pendingWrites.map(\.id) == [write.id], "the write is still pending")
     errors.check()
   }
 

@@ -6,7 +6,7 @@ import Testing
 internal import OrderedCollections
 
 /// The README's client example, as written there (only the port and in-memory storage differ).
-@Suite("README", .timeLimit(.minutes(1)))
+@Suite("README", .timeLimit(.minutes(10)))
 struct ReadmeExampleTests {
   @Test("The client example runs as written")
   func clientExample() async throws {

@@ -36,7 +36,7 @@ internal import OrderedCollections
   .enabled(
     if: ReferencePeer.command != nil,
     "set INSTANT_JS_PEER to the command line of a peer that runs @instantdb/core (see ReferenceClientInteropTests)"),
-  .timeLimit(.minutes(3)))
+  .timeLimit(.minutes(10)))
 struct ReferenceClientInteropTests {
   static let query: JSON = ["todos": ["owner": [:]], "owners": [:]]
 
@@ -120,7 +120,7 @@ struct ReferenceClientInteropTests {
       let swiftEnqueued = Date()
       for receipt in receipts { try await receipt.synced() }
       let swiftSynced = Date()
-      let burst = try await peer.event("bursted", tag: burstTag, timeout: .seconds(30))
+      let burst = try await peer.event("bursted", tag: burstTag)
       #expect(burst["ok"] == true, "the reference client's burst: \(burst.serialized())")
       let jsIDs = Set((burst["ids"]?.arrayValue ?? []).compactMap(\.stringValue))
       #expect(jsIDs.count == count)
@@ -134,10 +134,10 @@ struct ReferenceClientInteropTests {
 
       // Converged: both sides hold exactly the 200 todos, each with its title and owner.
       let ours = try await swift.next(
-        "our client holds all \(2 * count) todos, synced", timeout: .seconds(30), detail: { $0.todosDiffer(from: expected) }
+        "our client holds all \(2 * count) todos, synced", detail: { $0.todosDiffer(from: expected) }
       ) { !$0.hasPendingWrites && Snapshot($0.data).todos == expected }
       let theirs = try await peer.nextResult(
-        "the reference client holds all \(2 * count) todos", timeout: .seconds(30), detail: { $0.todosDiffer(from: expected) }
+        "the reference client holds all \(2 * count) todos", detail: { $0.todosDiffer(from: expected) }
       ) { Snapshot($0).todos == expected }
       let elapsed = clock.now - start
       #expect(Snapshot(ours.data) == Snapshot(theirs))
@@ -217,7 +217,7 @@ struct ReferenceClientInteropTests {
       let swift = SwiftSide(client: client, watcher: Watcher(client.subscribe(Self.query)))
       do {
         try await swift.next("our client's first answer from the server") { !$0.isFromCache && $0.error == nil }
-        _ = try await peer.event("ready", timeout: .seconds(30))
+        _ = try await peer.event("ready")
         try await body(swift, peer)
       } catch {
         await peer.stop()
@@ -239,7 +239,7 @@ private struct SwiftSide: Sendable {
   /// failure shows `detail` of the last result (its counts by default).
   @discardableResult
   func next(
-    _ what: String, timeout: Duration = .seconds(20),
+    _ what: String, timeout: Duration = backstop,
     detail: @escaping @Sendable (Snapshot) -> String = { $0.description },
     where predicate: @escaping @Sendable (QueryResult) -> Bool
   ) async throws -> QueryResult {
@@ -395,7 +395,7 @@ private actor ReferencePeer {
   }
 
   /// The first event named `name` (with `tag`, if given) the peer printed.
-  nonisolated func event(_ name: String, tag: JSON? = nil, timeout: Duration = .seconds(20)) async throws -> JSON {
+  nonisolated func event(_ name: String, tag: JSON? = nil, timeout: Duration = backstop) async throws -> JSON {
     try await eventually("the reference client's \(name) event", timeout: timeout, every: .milliseconds(5), detail: { diagnostics() }) {
       let (found, status, stderr) = self.state.withLock { state in
         (
@@ -412,7 +412,7 @@ private actor ReferencePeer {
   /// The peer's latest result if it matches, else the first later one that does.
   @discardableResult
   nonisolated func nextResult(
-    _ what: String, timeout: Duration = .seconds(20),
+    _ what: String, timeout: Duration = backstop,
     detail: @escaping @Sendable (Snapshot) -> String = { $0.description },
     where predicate: @escaping @Sendable (JSON) -> Bool
   ) async throws -> JSON {
@@ -429,7 +429,7 @@ private actor ReferencePeer {
     _ = try? send(["cmd": "quit"])
     try? input.close()
     do {
-      try await eventually("the reference client exits", timeout: .seconds(5)) { self.state.withLock { $0.exitStatus != nil } }
+      try await eventually("the reference client exits") { self.state.withLock { $0.exitStatus != nil } }
     } catch {
       if process.isRunning { process.terminate() }
     }

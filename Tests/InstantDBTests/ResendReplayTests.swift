@@ -8,7 +8,7 @@ internal import OrderedCollections
 
 /// Writes re-sent after their `transact-ok`s were lost are replayed in order over a server that
 /// already applied them (docs/protocol.md, "Re-sent writes"). Found by instant-chaos (docs/reliability.md).
-@Suite("Re-sent writes replayed", .timeLimit(.minutes(1)))
+@Suite("Re-sent writes replayed", .timeLimit(.minutes(10)))
 struct ResendReplayTests {
   @Test("A re-sent batch refused for an entity this device deleted later does not undo its other steps")
   func refusedResendKeepsLaterValues() async throws {
@@ -38,12 +38,12 @@ struct ResendReplayTests {
       proxy.drop()
 
       // After the re-sends: x keeps the value of the last write that set it.
-      try await eventually("every write answered", timeout: .seconds(20)) {
+      try await eventually("every write answered") {
         await a.pendingWrites.allSatisfy { $0.state == .synced }
       }
-      let server = try await watchB.next(timeout: .seconds(5), "the server's x") { !$0.rows("notes").isEmpty }
+      let server = try await watchB.next("the server's x") { !$0.rows("notes").isEmpty }
       #expect(server.column("notes", "v") == [2], "x on the server after the re-sends")
-      try await watchA.next(timeout: .seconds(5), "x on A") { $0.column("notes", "v") == [2] }
+      try await watchA.next("x on A") { $0.column("notes", "v") == [2] }
     }
   }
 
@@ -77,10 +77,10 @@ struct ResendReplayTests {
       transport.dropIncoming.withLock { $0 = { _ in false } }
       proxy.drop()
 
-      try await eventually("every write answered", timeout: .seconds(20)) {
+      try await eventually("every write answered") {
         await a.pendingWrites.allSatisfy { $0.state == .synced }
       }
-      let onServer = try await watchB.next(timeout: .seconds(5), "the item under l2") {
+      let onServer = try await watchB.next("the item under l2") {
         $0.rows("lists").contains { $0["id"] == .string(l2) && $0["items"]?.arrayValue?.count == 1 }
       }
       #expect(onServer.column("items", "n") == [2], "n on the server after the re-sends")
@@ -114,11 +114,11 @@ struct ResendReplayTests {
       let rejections = Watching(a.rejectedWrites())
       await a.setNetworkAvailable(true)
 
-      try await eventually("every write answered", timeout: .seconds(20)) {
+      try await eventually("every write answered") {
         await a.pendingWrites.allSatisfy { $0.state == .synced }
       }
       #expect(rejections.values.isEmpty, "refused: \(rejections.values)")
-      try await watchB.next(timeout: .seconds(5), "the note on the server") { Set($0.column("notes", "v")) == [0, 1] }
+      try await watchB.next("the note on the server") { Set($0.column("notes", "v")) == [0, 1] }
     }
   }
 }

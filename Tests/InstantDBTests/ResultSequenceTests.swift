@@ -6,7 +6,7 @@ internal import OrderedCollections
 
 /// Answers are numbered in the order the client made them, so a caller that receives them by two
 /// routes (a subscription and `currentResult`) can tell the newer one.
-@Suite("Result sequence", .timeLimit(.minutes(1)))
+@Suite("Result sequence", .timeLimit(.minutes(10)))
 struct ResultSequenceTests {
   @Test("Each new answer is numbered after every earlier one; currentResult is the last one given")
   func numberedInOrder() async throws {

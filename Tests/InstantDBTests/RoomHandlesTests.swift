@@ -7,7 +7,7 @@ import Testing
 
 /// The life of room handles on one client: one join per room, leave on the last handle, presence
 /// and events before the join is confirmed, typed topic payloads.
-@Suite("Room handles", .timeLimit(.minutes(1)))
+@Suite("Room handles", .timeLimit(.minutes(10)))
 struct RoomHandlesTests {
   @Test("Two handles on one room send one join-room; the room is left only when both are gone")
   func oneJoinPerRoom() async throws {

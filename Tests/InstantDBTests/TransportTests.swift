@@ -13,7 +13,7 @@ import Testing
 
 /// The NIO transport against servers that misbehave: it fails fast where a browser's WebSocket
 /// would, and never waits on a socket that cannot answer.
-@Suite("NIO transport", .timeLimit(.minutes(1)))
+@Suite("NIO transport", .timeLimit(.minutes(10)))
 struct NIOTransportTests {
   static func url(_ port: Int) -> URL { URL(string: "ws://127.0.0.1:\(port)/runtime/session?app_id=x")! }
 

@@ -8,7 +8,7 @@ internal import OrderedCollections
 /// The session of docs/protocol.md, "Example session", driven through the public API against instant-local:
 /// every frame the client sends has the reference client's op and exactly its fields, in the
 /// reference's order of events.
-@Suite("Wire transcript (docs/protocol.md, Example session)", .timeLimit(.minutes(1)))
+@Suite("Wire transcript (docs/protocol.md, Example session)", .timeLimit(.minutes(10)))
 struct WireTranscriptTests {
   @Test("init, one add-query for two subscribers, transact, join-room, set-presence on join-room-ok, client-broadcast, remove-query, leave-room")
   func appendixA() async throws {

@@ -9,7 +9,7 @@ internal import OrderedCollections
 
 /// The admin SDK's sessions (`init` with `__admin-token`), and servers that serve only the apps
 /// made for them (`--strict-apps`).
-@Suite("Admin sessions and strict apps", .timeLimit(.minutes(1)))
+@Suite("Admin sessions and strict apps", .timeLimit(.minutes(10)))
 struct AdminSessionTests {
   @Test("A session with the app's admin token is bound by no rule; a wrong token is refused and not echoed")
   func adminToken() async throws {
@@ -84,7 +84,7 @@ struct AdminSessionTests {
 }
 
 /// Stored rules that no longer compile leave the app closed, not open.
-@Suite("Stored rules", .timeLimit(.minutes(1)))
+@Suite("Stored rules", .timeLimit(.minutes(10)))
 struct StoredRulesTests {
   @Test("An app whose stored rules do not compile denies every request but an admin's")
   func failsClosed() async throws {

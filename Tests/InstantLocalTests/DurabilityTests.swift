@@ -51,7 +51,7 @@ struct DurabilityTests {
         _ = try await s.request(transact(createEntity(d, idAttr: idAttr, [body: .string(text)])))
       }
       // Commits only append to the WAL; the checkpointer copies them into the database file.
-      try await eventually("the database file holds the 200 commits", timeout: .seconds(5), every: .milliseconds(100)) {
+      try await eventually("the database file holds the 200 commits", every: .milliseconds(100)) {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0) >= 600_000
       }
       await s.close()

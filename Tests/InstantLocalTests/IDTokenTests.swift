@@ -15,7 +15,7 @@ internal import OrderedCollections
 /// a token counts only when its provider signed it, for one of the app's OAuth clients, with every
 /// claim in order. The provider is a real one on loopback (`TestOpenIDProvider`), with keys the
 /// test makes.
-@Suite("ID-token sign-in", .timeLimit(.minutes(1)))
+@Suite("ID-token sign-in", .timeLimit(.minutes(10)))
 struct IDTokenTests {
   static let clientID = "client-123"
 

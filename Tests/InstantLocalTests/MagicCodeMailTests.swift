@@ -11,7 +11,7 @@ import Testing
 /// message it received is read back, and the code in it signs in. Every log line is kept and
 /// searched for the code and the password.
 @Suite(
-  "Magic codes by email", .serialized, .timeLimit(.minutes(2)),
+  "Magic codes by email", .serialized, .timeLimit(.minutes(10)),
   .enabled(if: TestSMTPServer.isAvailable, "python3 cannot import aiosmtpd (pip install aiosmtpd); CI installs it"))
 struct MagicCodeMailTests {
   /// Runs `body` with a server mailing through `smtp` and an app titled "Mail App".

@@ -7,7 +7,7 @@ import Testing
 
 /// Requests that are not HTTP, and routes instant-local does not serve: each is answered at once,
 /// in `{type, message, hint}`, and the connection ends (no client waits on a silent socket).
-@Suite("Malformed requests and unserved routes", .timeLimit(.minutes(1)))
+@Suite("Malformed requests and unserved routes", .timeLimit(.minutes(10)))
 struct MalformedHTTPTests {
   @Test(
     "A request NIO cannot parse gets 400 and a closed connection, before the first request and whatever it asked for",

@@ -8,7 +8,7 @@ import TestSupport
 
 /// An app's OAuth providers and clients through backup and restore (docs/backups.md, "OAuth
 /// providers and clients"): as InstantDB's `$oauthProviders` and `$oauthClients`, never with a secret.
-@Suite("OAuth providers and clients in backups", .timeLimit(.minutes(1)))
+@Suite("OAuth providers and clients in backups", .timeLimit(.minutes(10)))
 struct OAuthBackupTests {
   /// A data file of its own, removed at the end.
   struct Scratch {

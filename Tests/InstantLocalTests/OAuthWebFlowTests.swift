@@ -12,7 +12,7 @@ internal import OrderedCollections
 /// The OAuth web flow (docs/instant-local.md, "Sign in with OAuth in a browser"; docs/security.md):
 /// the test is the browser, `TestOpenIDProvider` on loopback is the provider (its token endpoint
 /// hands out ID tokens it signs), and our client starts the sign-in and exchanges the code.
-@Suite("OAuth web flow", .timeLimit(.minutes(1)))
+@Suite("OAuth web flow", .timeLimit(.minutes(10)))
 struct OAuthWebFlowTests {
   static let clientID = "web-client"
   static let secret = "provider-secret-\(UUID().uuidString)"

@@ -8,7 +8,7 @@ import Testing
 
 /// Permission rules over the wire: what sessions see and what they may write, as a hosted app
 /// would answer them (the engine's cases are in InstantPermissionsTests).
-@Suite("permissions over the wire", .timeLimit(.minutes(2)))
+@Suite("permissions over the wire", .timeLimit(.minutes(10)))
 struct PermissionTests {
   let todosID = newID()
   let todosTitle = newID()

@@ -32,7 +32,7 @@ struct ProcessTests {
 
     // The magic code goes to the server log.
     _ = try await HTTPTestClient(port: second.port).sendMagicCode(appID: TestSession.appID, email: "log@example.com")
-    let log = try await second.stderr.wait(for: "magic code for log@example.com", timeout: .seconds(10))
+    let log = try await second.stderr.wait(for: "magic code for log@example.com")
     #expect(log.contains("app_id=\(TestSession.appID)"), "the line names its app: \(log)")
     await b.close()
   }
@@ -66,7 +66,7 @@ struct ProcessTests {
     let server = try await ServerProcess(arguments: ["--port", "0", "--memory", "--unverified-id-tokens"])
     defer { server.terminate() }
     #expect(server.stdout.text.contains("WARNING:   ID tokens are not verified"))
-    _ = try await server.stderr.wait(for: "ID tokens are NOT verified", timeout: .seconds(10))
+    _ = try await server.stderr.wait(for: "ID tokens are NOT verified")
   }
 
   @Test("apps oauth-clients add --client-secret-file and apps redirect-origins add, list and remove; bad input refused by name")

@@ -59,7 +59,7 @@ struct RandomInputTests {
       // run of f0416f9 saw 30 s pass): the bound is generous, the subject is the session's survival.
       let probe: JSON
       do {
-        probe = try await s.request(["op": "add-query", "q": ["goals": [:]]], timeout: .seconds(90))
+        probe = try await s.request(["op": "add-query", "q": ["goals": [:]]])
       } catch {
         let closed = await s.mailbox.closed
         Issue.record("no answer to the probe (the socket is \(closed ? "closed" : "open")): \(error)")

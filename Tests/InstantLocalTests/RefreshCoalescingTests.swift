@@ -7,7 +7,7 @@ internal import OrderedCollections
 /// A session's burst of transactions (a client flushing its offline backlog) is refreshed in
 /// passes over what arrived together, as the reference server coalesces a session's pending
 /// refreshes: every write is acknowledged in order, subscribers get fewer, complete refreshes.
-@Suite("refresh coalescing", .timeLimit(.minutes(1)))
+@Suite("refresh coalescing", .timeLimit(.minutes(10)))
 struct RefreshCoalescingTests {
   @Test("A burst of transactions: every transact-ok in order; fewer refresh-oks than writes, the last complete")
   func burst() async throws {

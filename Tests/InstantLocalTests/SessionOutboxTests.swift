@@ -67,7 +67,7 @@ struct SessionOutboxTests {
   @Test("Presence is paced: the first change goes at once, later ones wait out the interval and share frames, other frames are not held")
   func pacing() async throws {
     let clock = ManualClock()
-    let sink = SessionSink(presenceInterval: .seconds(2), clock: AnyClock(clock))
+    let sink = SessionSink(presencePacing: (.seconds(2), AnyClock(clock)))
 
     sink.sendPresencePatch(roomID: "r", edits: "1")
     #expect(await sink.nextFrames() == [Self.patch("1")], "a quiet room's first change goes at once")
@@ -105,6 +105,6 @@ struct SessionOutboxTests {
     let after = SessionSink()
     streams.add("after", after)
     // Nothing would ever end it otherwise (the check times out instead of hanging).
-    try await eventually("the stream opened after stopping began ends", timeout: .seconds(5)) { await after.nextFrames() == nil }
+    try await eventually("the stream opened after stopping began ends") { await after.nextFrames() == nil }
   }
 }

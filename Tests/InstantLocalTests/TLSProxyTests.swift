@@ -17,7 +17,7 @@ internal import OrderedCollections
 /// `https://` and `wss://` to nginx: sign-in by the emailed code, sync both ways, a file up and
 /// down through its signed `https` URL. A client that does not trust the certificate gets nowhere.
 @Suite(
-  "Through nginx with TLS", .timeLimit(.minutes(2)),
+  "Through nginx with TLS", .timeLimit(.minutes(10)),
   .enabled(if: TestTLSProxy.isAvailable, "nginx is not installed (apt-get install nginx); CI installs it"),
   .enabled(if: TestSMTPServer.isAvailable, "python3 cannot import aiosmtpd (pip install aiosmtpd); CI installs it"))
 struct TLSProxyTests {
@@ -41,7 +41,7 @@ struct TLSProxyTests {
             InstantClient(
               appId: app.id, apiURI: base, websocketURI: URL(string: "wss://127.0.0.1:\(proxyPort)/runtime/session")!,
               storage: .memory, transport: NIOWebSocketTransport(trustedCertificatesFile: file),
-              http: NIOHTTPTransport(trustedCertificatesFile: file, timeout: .seconds(20)))
+              http: NIOHTTPTransport(trustedCertificatesFile: file, timeout: backstop))
           }
           let ann = client(trusting: proxy.certificateFile)
           let bob = client(trusting: proxy.certificateFile)

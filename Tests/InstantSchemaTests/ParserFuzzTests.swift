@@ -6,7 +6,7 @@ import TestSupport
 /// instant-schema's parser and generator on mutated real schemas (issue 11): every input gives a
 /// schema or an error, never a crash or a hang, and syntax errors say where. Seeded: a failure
 /// names the seed, the source and the mutation number, so it can be replayed.
-@Suite("Schema parser fuzzing", .timeLimit(.minutes(2)))
+@Suite("Schema parser fuzzing", .timeLimit(.minutes(10)))
 struct ParserFuzzTests {
   /// Every schema this repository holds: the parser fixtures, the generator fixture, the demos'.
   static var sources: [(name: String, text: String)] {

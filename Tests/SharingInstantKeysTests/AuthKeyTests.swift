@@ -3,7 +3,7 @@ import SharingInstant
 import TestSupport
 import Testing
 
-@Suite("Auth key", .timeLimit(.minutes(1)))
+@Suite("Auth key", .timeLimit(.minutes(10)))
 struct AuthKeyTests {
   @Test("$auth.signInAsGuest and signOut move the session's state and operation status")
   func guestAndSignOut() async throws {

@@ -12,7 +12,7 @@ private struct OpenTodosRequest: SharingInstantSync.KeyCollectionRequest {
 }
 
 /// The seeds' other forms of the collection keys: configurations, custom requests, `Array` values.
-@Suite("Configuration, request and Array keys", .timeLimit(.minutes(1)))
+@Suite("Configuration, request and Array keys", .timeLimit(.minutes(10)))
 struct ConfigurationKeyTests {
   @Test("A configuration becomes the typed key: where, order, limit and links all reach the query")
   func configurationIsTheTypedKey() {

@@ -4,7 +4,7 @@ import SharingInstant
 import TestSupport
 import Testing
 
-@Suite("Results that do not decode", .timeLimit(.minutes(1)))
+@Suite("Results that do not decode", .timeLimit(.minutes(10)))
 struct DecodingTests {
   @Test("An entity that does not decode is reported in loadError, the others are kept")
   func reportedNotDropped() async throws {

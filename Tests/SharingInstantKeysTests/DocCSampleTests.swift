@@ -97,7 +97,7 @@ private func settled<Value>(_ shared: Shared<Value>) async throws {
 
 // MARK: - The articles
 
-@Suite("DocC samples", .timeLimit(.minutes(1)))
+@Suite("DocC samples", .timeLimit(.minutes(10)))
 struct DocCSampleTests {
   // MARK: GettingStarted
 

@@ -13,7 +13,7 @@ import Testing
 /// Each also runs with the deliberately broken key (`hooks.unexchanged`: values set plainly, an edit
 /// diffed against the value given last), which must destroy the other device's data: the proof
 /// that the seam really puts the result inside the edit.
-@Suite("An edit never destroys what arrived while it was made", .timeLimit(.minutes(2)))
+@Suite("An edit never destroys what arrived while it was made", .timeLimit(.minutes(10)))
 struct EditInterleavingTests {
   @Test("A create elsewhere is not deleted", arguments: Interleaving.allCases, Run.allCases)
   func createElsewhere(_ interleaving: Interleaving, _ run: Run) async throws {
@@ -428,7 +428,7 @@ final class Gate: @unchecked Sendable {
     }
   }
 
-  func wait(_ what: String, timeout: TimeInterval = 20) throws {
+  func wait(_ what: String, timeout: TimeInterval = backstop.seconds) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     try condition.withLock {
       while !isOpen, failure == nil {

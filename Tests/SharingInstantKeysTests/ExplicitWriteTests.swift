@@ -4,7 +4,7 @@ import SharingInstant
 import TestSupport
 import Testing
 
-@Suite("Explicit writes", .timeLimit(.minutes(1)))
+@Suite("Explicit writes", .timeLimit(.minutes(10)))
 struct ExplicitWriteTests {
   @Test("$todos.create/update/delete reach the other client")
   func collectionHelpers() async throws {

@@ -13,7 +13,7 @@ import Testing
 /// device's `.instantQuery`/`.instantSync` of `$files` with a `url` that serves its bytes, a
 /// replacement keeps the entity and changes the `url`, a link from an app entity carries the
 /// file, and a `withLock` rename or removal is a write the rules allow.
-@Suite("$files in keys", .timeLimit(.minutes(1)))
+@Suite("$files in keys", .timeLimit(.minutes(10)))
 struct FilesKeyTests {
   static let rules: JSON = [
     "$files": ["allow": ["view": "true", "create": "true", "update": "true", "delete": "true"]]

@@ -8,7 +8,7 @@ import Testing
 
 /// The hook `animation:` is built on (SwiftUI's `withAnimation` cannot be compiled here): a key
 /// hands every value from its subscription, and every error, through its delivery, in order.
-@Suite("Key delivery", .timeLimit(.minutes(1)))
+@Suite("Key delivery", .timeLimit(.minutes(10)))
 struct KeyDeliveryTests {
   @Test("Every value a sync key's subscription delivers goes through its delivery")
   func valuesGoThroughTheDelivery() async throws {

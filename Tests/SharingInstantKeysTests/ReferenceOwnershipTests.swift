@@ -8,7 +8,7 @@ import Testing
 
 /// A key gives values under its reference's lock only once it knows the reference is its own
 /// (docs/keys.md, "Which value an edit started from").
-@Suite("A key takes only its own reference", .timeLimit(.minutes(2)))
+@Suite("A key takes only its own reference", .timeLimit(.minutes(10)))
 struct ReferenceOwnershipTests {
   @Test("A key holds its `@Shared`'s reference once it has shown a result, before any edit")
   func takesItsOwnReference() async throws {

@@ -10,7 +10,7 @@ private struct Cursor: Codable, Sendable, Equatable {
   var x: Double = 0
 }
 
-@Suite("Presence and connection keys", .timeLimit(.minutes(1)))
+@Suite("Presence and connection keys", .timeLimit(.minutes(10)))
 struct RoomAndConnectionKeyTests {
   @Test("withLock on the user's presence reaches the other client's presence key")
   func presence() async throws {
@@ -83,7 +83,7 @@ struct RoomAndConnectionKeyTests {
 /// A room update that reaches the key between a `withLock` edit and its `save` (forced with the
 /// key's seams, on threads of their own), with the key as built and with the deliberately broken
 /// one (`hooks.plain`) that the check must catch.
-@Suite("Presence edits meeting room updates", .timeLimit(.minutes(1)))
+@Suite("Presence edits meeting room updates", .timeLimit(.minutes(10)))
 struct PresenceInterleavingTests {
   @Test("A peer's move given between an edit and its save keeps the edit; the next edit starts from it", arguments: [false, true])
   func updateBetweenEditAndSave(plain: Bool) async throws {

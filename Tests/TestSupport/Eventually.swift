@@ -10,7 +10,7 @@ import Foundation
 /// checks run in a task of their own, which is cancelled and left behind at the timeout.
 public func eventually<Value: Sendable>(
   _ what: String,
-  timeout: Duration = .seconds(20),
+  timeout: Duration = backstop,
   every interval: Duration = .milliseconds(10),
   isolation: isolated (any Actor)? = #isolation,
   detail: () -> String = { "" },
@@ -50,7 +50,7 @@ public func eventually<Value: Sendable>(
 /// ``eventually(_:timeout:every:isolation:detail:_:)`` for a condition that holds or not.
 public func eventually(
   _ what: String,
-  timeout: Duration = .seconds(20),
+  timeout: Duration = backstop,
   every interval: Duration = .milliseconds(10),
   isolation: isolated (any Actor)? = #isolation,
   detail: () -> String = { "" },

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 
 /// `eventually` is what every waiting test relies on to fail rather than hang.
-@Suite("eventually", .timeLimit(.minutes(1)))
+@Suite("eventually", .timeLimit(.minutes(10)))
 struct EventuallyTests {
   @Test("Returns the first value the condition gives")
   func returnsValue() async throws {

@@ -247,6 +247,8 @@ public struct WriteReceipt: Sendable, Hashable {
   /// Waits until the server acknowledges the write and returns its transaction id; throws the
   /// server's error (``InstantClientError/Kind/transactionRejected``) if it refused it, in which
   /// case the write has been rolled back locally. Offline, this waits for the next connection.
+  /// Cancelling the waiting task ends the wait with ``InstantClientError/Kind/cancelled``; the
+  /// write stays pending and is still sent.
   @discardableResult
   public func synced() async throws(InstantClientError) -> Int {
     try await reactor.synced(id)

@@ -84,15 +84,32 @@ extension Reactor {
     }
     // After shutdown nobody would ever resume the wait.
     guard !isShutDown else { throw InstantClientError(.shutDown, "the client was shut down") }
-    return try await withCheckedContinuation { continuation in
-      syncWaiters[id, default: []].append(continuation)
+    // A cancelled waiter stops waiting (the write stays pending): a task that gives up on the
+    // server, such as a test past its time limit, is not left suspended for good.
+    let waiter = UUID()
+    return try await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int, InstantClientError>, Never>) in
+        guard !Task.isCancelled else { return continuation.resume(returning: .failure(Self.waitCancelled)) }
+        syncWaiters[id, default: [:]][waiter] = continuation
+      }
+    } onCancel: {
+      Task { await self.stopWaiting(for: id, waiter) }
     }.get()
+  }
+
+  private static let waitCancelled = InstantClientError(
+    .cancelled, "the wait for the server's answer was cancelled; the write is still pending")
+
+  private func stopWaiting(for id: String, _ waiter: UUID) {
+    guard let continuation = syncWaiters[id]?.removeValue(forKey: waiter) else { return }
+    if syncWaiters[id]?.isEmpty == true { syncWaiters[id] = nil }
+    continuation.resume(returning: .failure(Self.waitCancelled))
   }
 
   /// Records how a write ended and wakes those waiting for it.
   func finish(_ id: String, _ outcome: Result<Int, InstantClientError>) {
     writes.finish(id, outcome)
-    for waiter in syncWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
+    for waiter in (syncWaiters.removeValue(forKey: id) ?? [:]).values { waiter.resume(returning: outcome) }
   }
 
   /// A write the server refused, already out of the queue: gone from every query, error to the caller.

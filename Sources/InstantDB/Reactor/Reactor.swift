@@ -55,7 +55,7 @@ actor Reactor {
   var writes: WriteQueue
   var optimisticAttrsCache: AttrStore?
   /// The callers of `synced()` waiting for a write's end, by write id.
-  var syncWaiters: [String: [CheckedContinuation<Result<Int, InstantClientError>, Never>]] = [:]
+  var syncWaiters: [String: [UUID: CheckedContinuation<Result<Int, InstantClientError>, Never>]] = [:]
   var pendingWatchers = Watchers<[PendingWrite]>()
   var rejectionWatchers = Watchers<RejectedWrite>()
   /// Server results waiting to be saved for offline start, written at most once a second.
@@ -206,7 +206,7 @@ actor Reactor {
     finishRooms()
     auth.watchers.finishAll()
     for (_, waiters) in syncWaiters {
-      waiters.forEach { $0.resume(returning: .failure(InstantClientError(.shutDown, "the client was shut down"))) }
+      waiters.values.forEach { $0.resume(returning: .failure(InstantClientError(.shutDown, "the client was shut down"))) }
     }
     syncWaiters = [:]
     cacheSave?.cancel()  // skips its sleep: it finds the batch taken above, or ends a save under way

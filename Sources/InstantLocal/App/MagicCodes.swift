@@ -1,3 +1,4 @@
+import InstantCore
 import Foundation
 
 /// One app's magic codes, as the reference server keeps them (docs/instant-local.md, "Magic

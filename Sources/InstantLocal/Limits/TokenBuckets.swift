@@ -1,3 +1,4 @@
+import InstantCore
 import NIOConcurrencyHelpers
 
 /// Token buckets by key (a client address, an app id): each holds up to `capacity` tokens and
@@ -68,12 +69,4 @@ final class TokenBuckets: Sendable {
     buckets = buckets.filter { refilled($0.value, now) < capacity }
   }
 
-}
-
-extension Duration {
-  /// The duration in seconds, as a `Double`.
-  var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
 }

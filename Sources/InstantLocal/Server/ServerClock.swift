@@ -1,4 +1,5 @@
 import Clocks
+import InstantCore
 public import Foundation
 
 /// The one clock of an ``InstantLocalServer``: everything that stamps (`created_at`, a
@@ -29,10 +30,7 @@ public struct ServerClock: Sendable {
   /// plus the time `clock` has advanced since this call.
   public init(_ clock: some Clock<Duration>, wallTimeAtStart: Date) {
     let monotonic = AnyClock(clock)
-    let start = monotonic.now
-    self.init(monotonic: monotonic) {
-      wallTimeAtStart.addingTimeInterval(start.duration(to: monotonic.now).seconds)
-    }
+    self.init(monotonic: monotonic, wall: WallTime.driven(by: monotonic, startingAt: wallTimeAtStart))
   }
 
   private init(monotonic: AnyClock<Duration>, wall: @escaping @Sendable () -> Date) {

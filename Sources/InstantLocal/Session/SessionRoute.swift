@@ -50,7 +50,7 @@ struct SessionRoute: Sendable {
     let maxQueuedBytes = maxQueuedBytes
     let metrics = metrics
     let sink = SessionSink(
-      presenceInterval: presenceInterval, clock: clock.monotonic, maxQueuedBytes: maxQueuedBytes
+      presencePacing: (presenceInterval, clock.monotonic), maxQueuedBytes: maxQueuedBytes
     ) { queued in
       // The socket is closed outright: a close frame would wait behind what the reader is not
       // reading. The session then ends as after any disconnect, and the client reconnects.

@@ -11,7 +11,7 @@ import NIOConcurrencyHelpers
 /// `refresh-presence` replaces what is still queued for its room. A busy room then costs a slow
 /// reader fewer, larger frames instead of an ever longer queue.
 ///
-/// Presence is also paced: after a presence frame, the next one waits until `presenceInterval`
+/// Presence is also paced: after a presence frame, the next one waits until the pacing interval
 /// has passed, gathering what the room changed meanwhile into it. A quiet room's first change goes
 /// out at once; a busy room costs each member at most one presence frame per interval instead of
 /// one per change (50 peers updating 20 times a second would otherwise be ~1,000 frames a second
@@ -22,9 +22,9 @@ import NIOConcurrencyHelpers
 /// size reached — the route closes the socket.
 struct SessionSink: Sendable {
   private let outbox = BatchQueue<SessionOutbox.Item>()
-  private let presenceInterval: Duration
-  /// What paces presence (a `TestClock` in tests, so pacing is checked without waiting).
-  private let clock: AnyClock<Duration>
+  /// How presence is paced, if it is: the interval, and the clock that measures it (the
+  /// server's; a `TestClock` in tests, so pacing is checked without waiting).
+  private let presencePacing: (interval: Duration, clock: AnyClock<Duration>)?
   private let lastPresence = NIOLockedValueBox<AnyClock<Duration>.Instant?>(nil)
   private let maxQueuedBytes: Int
   /// Bytes queued (``SessionOutbox/Item/byteCount``), and whether the bound was passed.
@@ -32,11 +32,10 @@ struct SessionSink: Sendable {
   private let overflow: @Sendable (Int) -> Void
 
   init(
-    presenceInterval: Duration = .zero, clock: AnyClock<Duration> = AnyClock(ContinuousClock()), maxQueuedBytes: Int = .max,
+    presencePacing: (interval: Duration, clock: AnyClock<Duration>)? = nil, maxQueuedBytes: Int = .max,
     overflow: @escaping @Sendable (_ queuedBytes: Int) -> Void = { _ in }
   ) {
-    self.presenceInterval = presenceInterval
-    self.clock = clock
+    self.presencePacing = presencePacing.flatMap { $0.interval > .zero ? $0 : nil }
     self.maxQueuedBytes = maxQueuedBytes
     self.overflow = overflow
   }
@@ -94,13 +93,15 @@ struct SessionSink: Sendable {
   /// meanwhile can coalesce.
   func nextFrames() async -> [String]? {
     guard var items = await outbox.next() else { return nil }
-    if items.allSatisfy({ $0.roomID != nil }), let last = lastPresence.withLockedValue({ $0 }),
-      clock.now < last.advanced(by: presenceInterval)
-    {
-      try? await clock.sleep(until: last.advanced(by: presenceInterval))
-      for item in outbox.takeAll() { SessionOutbox.enqueue(item, into: &items) }
+    if let (interval, clock) = presencePacing {
+      if items.allSatisfy({ $0.roomID != nil }), let last = lastPresence.withLockedValue({ $0 }),
+        clock.now < last.advanced(by: interval)
+      {
+        try? await clock.sleep(until: last.advanced(by: interval))
+        for item in outbox.takeAll() { SessionOutbox.enqueue(item, into: &items) }
+      }
+      if items.contains(where: { $0.roomID != nil }) { lastPresence.withLockedValue { $0 = clock.now } }
     }
-    if items.contains(where: { $0.roomID != nil }) { lastPresence.withLockedValue { $0 = clock.now } }
     let taken = items.reduce(0) { $0 + $1.byteCount }
     queued.withLockedValue { $0.bytes -= taken }
     return items.map(\.frame)

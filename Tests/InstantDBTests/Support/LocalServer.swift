@@ -86,7 +86,7 @@ final class Watcher: Sendable {
   /// The latest result if it matches, else waits for one that does.
   @discardableResult
   func next(
-    timeout: Duration = .seconds(20), _ what: String = "a matching result",
+    timeout: Duration = backstop, _ what: String = "a matching result",
     where predicate: @escaping @Sendable (QueryResult) -> Bool
   ) async throws -> QueryResult {
     try await eventually(

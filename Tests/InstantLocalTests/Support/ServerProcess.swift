@@ -26,7 +26,7 @@ final class ServerProcess {
     let stderr = self.stderr
     process.standardOutput?.readabilityHandler = { stdout.append($0.availableData) }
     process.standardError?.readabilityHandler = { stderr.append($0.availableData) }
-    let text = try await stdout.wait(for: "/runtime/session", timeout: .seconds(30))
+    let text = try await stdout.wait(for: "/runtime/session")
     let match = text.split(separator: "\n").first { $0.contains("ws://") }
     let portText = match?.split(separator: ":").last?.split(separator: "/").first
     port = Int(portText ?? "") ?? 0
@@ -64,7 +64,7 @@ final class OutputBuffer: @unchecked Sendable {
   }
 
   /// Waits until the text contains `needle`; returns all of it.
-  func wait(for needle: String, timeout: Duration) async throws -> String {
+  func wait(for needle: String, timeout: Duration = backstop) async throws -> String {
     try await eventually("\(needle) in the output", timeout: timeout, every: .milliseconds(20), detail: { text }) {
       let current = self.text
       return current.contains(needle) ? current : nil

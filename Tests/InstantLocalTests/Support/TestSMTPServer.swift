@@ -115,7 +115,7 @@ struct TestSMTPServer {
     SMTPConfiguration(
       host: "127.0.0.1", port: port, security: security,
       credentials: security == .none ? nil : .init(username: Self.user, password: password),
-      from: MailAddress(email: from, name: "Server Sender"), trustedCertificatesFile: certificateFile, timeout: .seconds(10))
+      from: MailAddress(email: from, name: "Server Sender"), trustedCertificatesFile: certificateFile, timeout: backstop)
   }
 
   /// The messages accepted so far, oldest first.

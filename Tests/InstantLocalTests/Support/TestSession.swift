@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWSClient
 import InstantCore
 import Logging
+import TestSupport
 internal import NIOWebSocket
 internal import OrderedCollections
 
@@ -63,7 +64,7 @@ final class TestSession: Sendable {
 
   /// Sends `message` with a fresh `client-event-id` and returns the first reply that echoes it.
   @discardableResult
-  func request(_ message: JSON, timeout: Duration = .seconds(20)) async throws -> JSON {
+  func request(_ message: JSON, timeout: Duration = backstop) async throws -> JSON {
     guard case var .object(o) = message else { throw Timeout(description: "not an object") }
     let id = UUID().uuidString.lowercased()
     o["client-event-id"] = .string(id)
@@ -72,7 +73,7 @@ final class TestSession: Sendable {
   }
 
   /// The next message matching `predicate` (others received before it are dropped).
-  func next(timeout: Duration = .seconds(20), where predicate: (JSON) -> Bool = { _ in true }) async throws -> JSON {
+  func next(timeout: Duration = backstop, where predicate: (JSON) -> Bool = { _ in true }) async throws -> JSON {
     let deadline = ContinuousClock.now + timeout
     while true {
       let remaining = deadline - ContinuousClock.now
@@ -84,7 +85,7 @@ final class TestSession: Sendable {
   }
 
   /// The next message with this op.
-  func next(op: String, timeout: Duration = .seconds(20)) async throws -> JSON {
+  func next(op: String, timeout: Duration = backstop) async throws -> JSON {
     try await next(timeout: timeout) { $0["op"] == .string(op) }
   }
 

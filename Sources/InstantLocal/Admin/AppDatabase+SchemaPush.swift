@@ -61,15 +61,10 @@ extension AppDatabase {
   }
 
   /// `GET /dash/apps/{id}/indexing-jobs/group/{group}`.
-  func indexingJobs(group: String) -> JSON {
-    ["jobs": .array(indexingJobs.values.filter { $0["group_id"]?.stringValue == group })]
-  }
+  func indexingJobs(group: String) -> JSON { schemaJobs.group(group) }
 
   /// `GET /dash/apps/{id}/indexing-jobs/{job}`.
-  func indexingJob(_ id: String) throws(ServerError) -> JSON {
-    guard let job = indexingJobs[id] else { throw .recordNotFound("indexing-job", args: ["id": .string(id)]) }
-    return ["job": job]
-  }
+  func indexingJob(_ id: String) throws(ServerError) -> JSON { try schemaJobs.job(id) }
 
   /// Runs one job: checks the data, then changes the attr in an admin transaction; the job in
   /// the reference's client format.
@@ -88,8 +83,7 @@ extension AppDatabase {
       job["job_stage"] = "errored"
       job["error"] = .string(error)
       job.merge(extra) { _, new in new }
-      indexingJobs[job["id"]!.stringValue!] = .object(job)
-      return .object(job)
+      return schemaJobs.record(job)
     }
     guard let attr = store.attrs[attrID] else { return fail("attr-not-found") }
     job["attr_name"] = .string(attr.qualifiedName)
@@ -139,7 +133,6 @@ extension AppDatabase {
       return fail(error.message)
     }
     job["work_completed"] = job["work_estimate"]
-    indexingJobs[job["id"]!.stringValue!] = .object(job)
-    return .object(job)
+    return schemaJobs.record(job)
   }
 }

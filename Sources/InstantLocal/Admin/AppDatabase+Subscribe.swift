@@ -15,7 +15,7 @@ extension AppDatabase {
     var record = SessionRecord(id: id, sink: sink, features: features, asker: asker, attrsVersionSent: attrsVersion)
     record.resultShape = .tree(inference: inference)
     sessions[id] = record
-    sink.send(.sseInit(machineID: Self.instanceID, sessionID: id))
+    sink.send(.sseInit(machineID: RoomMembers.instanceID, sessionID: id))
     let clientEventID = ClientEventID(UUID().uuidString.lowercased())
     do {
       try addQuery(session: id, q: q, clientEventID: clientEventID)

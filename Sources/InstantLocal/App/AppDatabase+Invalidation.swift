@@ -19,11 +19,11 @@ extension AppDatabase {
   func evaluation(_ q: JSON, for asker: Asker, shape: ResultShape = .joinRows) -> Result<QueryEvaluation, ServerError> {
     do throws(ServerError) {
       let result = try visibleResult(q, for: asker)
-      evaluations += 1
+      let version = refresh.nextVersion()
       switch shape {
-      case .joinRows: return .success(QueryEvaluation(result, version: evaluations))
+      case .joinRows: return .success(QueryEvaluation(result, version: version))
       case let .tree(inference):
-        return .success(QueryEvaluation(text: try tree(of: result, q, inference: inference).serialized(), version: evaluations))
+        return .success(QueryEvaluation(text: try tree(of: result, q, inference: inference).serialized(), version: version))
       }
     } catch {
       return .failure(error)
@@ -90,18 +90,18 @@ extension AppDatabase {
   /// session subscribed to it gets one `error` shaped like a failed `add-query` (so clients route
   /// it to that query's subscribers); it stays subscribed, and its next result is sent.
   func invalidate(changed: StoreChange) {
-    deferredChanges.add(changed)
+    refresh.addChange(changed)
     refreshDeferred()
   }
 
   /// The invalidation pass for every commit not refreshed yet (deferred ones included), if any.
   func refreshDeferred() {
-    guard !deferredChanges.isEmpty else { return }
+    guard !refresh.deferred.isEmpty else { return }
     let started = ContinuousClock.now
     defer { metrics?.refreshed(in: ContinuousClock.now - started) }
-    let changed = deferredChanges.namespaces
-    let changedTriples = deferredChanges.triples
-    deferredChanges = DeferredChanges()
+    let deferred = refresh.takeDeferred()
+    let changed = deferred.namespaces
+    let changedTriples = deferred.triples
     var outcomes: [String: Result<QueryEvaluation, ServerError>] = [:]
     // Sessions that were sent the same result get the same changes from it: taken once.
     var changesFrom: [String: ResultChanges?] = [:]
@@ -192,11 +192,10 @@ extension AppDatabase {
     guard !removed.isEmpty || !added.isEmpty else { return (nil, sent) }
     sent.triples.set.subtract(removed)
     sent.triples.set.formUnion(added)
-    evaluations += 1
-    keptResults += 1
-    sent.triples.version = evaluations
+    let version = refresh.nextVersion(kept: true)
+    sent.triples.version = version
     let changes = ResultChanges(removed: removed, added: added, pageInfo: nil, count: sent.triples.set.count)
-    return (changes, SessionRecord.SentResult(triples: sent.triples, pageInfo: nil, version: evaluations))
+    return (changes, SessionRecord.SentResult(triples: sent.triples, pageInfo: nil, version: version))
   }
 
   /// ``evaluate(_:for:peer:)`` for the invalidation pass, logging a query that no longer runs.
@@ -212,11 +211,7 @@ extension AppDatabase {
 
   /// The query's footprint, computed once per attrs version.
   private func footprint(_ key: String, _ q: JSON) -> QueryFootprint {
-    if let cached = footprints[key] { return cached }
-    if footprints.count >= Self.maxFootprints { footprints.removeAll() }
-    let footprint = QueryFootprint(q, attrs: store.attrs)
-    footprints[key] = footprint
-    return footprint
+    refresh.footprint(key, q, attrs: store.attrs)
   }
 }
 

@@ -3,22 +3,11 @@ import OrderedCollections
 
 /// Rooms, presence and topics (docs/protocol.md, "Presence and rooms").
 extension AppDatabase {
-  /// The id the reference reports as `instance-id` (the machine); clients ignore it.
-  static let instanceID = "instant-local"
-
   /// Handles `join-room`: adds the session (keeping its data if it was already a member), queues
   /// `join-room-ok`, then the presence pass.
   func joinRoom(session id: String, roomID: String, data: JSON?, clientEventID: ClientEventID) {
     guard var record = sessions[id] else { return }
-    let old = rooms[roomID] ?? [:]
-    var new = old
-    var initial = data ?? .null
-    if initial == .null { initial = [:] }
-    new[id] = [
-      "peer-id": .string(id), "instance-id": .string(Self.instanceID), "user": record.userRef,
-      "data": old[id]?["data"] ?? initial,
-    ]
-    rooms[roomID] = new
+    let (old, new) = rooms.join(id, user: record.userRef, roomID: roomID, data: data)
     record.rooms.insert(roomID)
     sessions[id] = record
     record.sink.send(.joinRoomOK(roomID: roomID, clientEventID: clientEventID))
@@ -30,7 +19,7 @@ extension AppDatabase {
   /// reference answers it.
   func roomPresence(_ roomID: String) -> JSON {
     var sessions: JSONObject = [:]
-    for (id, member) in rooms[roomID] ?? [:] {
+    for (id, member) in rooms.members(of: roomID) {
       var entry = member.objectValue ?? [:]
       if let userID = member["user"]?["id"]?.stringValue { entry["user"] = userObject(userID, refreshToken: nil) ?? .null }
       sessions[id] = .object(entry)
@@ -49,11 +38,7 @@ extension AppDatabase {
   /// Handles `set-presence`: replaces the member's data wholesale.
   func setPresence(session id: String, roomID: String, data: JSON?, clientEventID: ClientEventID) throws(ServerError) {
     guard let sink = sessions[id]?.sink else { return }
-    guard let old = rooms[roomID], var member = old[id]?.objectValue else { throw notInRoom(id, roomID) }
-    var new = old
-    member["data"] = data ?? .null
-    new[id] = .object(member)
-    rooms[roomID] = new
+    guard let (old, new) = rooms.setData(data, of: id, in: roomID) else { throw notInRoom(id, roomID) }
     sink.send(.setPresenceOK(roomID: roomID, clientEventID: clientEventID))
     presencePass(roomID: roomID, old: old, new: new)
   }
@@ -62,18 +47,15 @@ extension AppDatabase {
   /// to the sender.
   func broadcast(session id: String, roomID: String, topic: JSON, data: JSON, clientEventID: ClientEventID) throws(ServerError) {
     guard let record = sessions[id] else { return }
-    guard let members = rooms[roomID], members[id] != nil else { throw notInRoom(id, roomID) }
+    guard rooms.contains(id, in: roomID) else { throw notInRoom(id, roomID) }
     let envelope: JSON = ["peer-id": .string(id), "user": record.userRef, "data": data]
     let text = ServerMessage.serverBroadcast(roomID: roomID, topic: topic, data: envelope).serialized()
-    for peer in members.keys where peer != id { sessions[peer]?.sink.send(text: text) }
+    for peer in rooms.members(of: roomID).keys where peer != id { sessions[peer]?.sink.send(text: text) }
     record.sink.send(.clientBroadcastOK(roomID: roomID, topic: topic, data: envelope, clientEventID: clientEventID))
   }
 
   func removeMember(_ id: String, from roomID: String) {
-    guard let old = rooms[roomID], old[id] != nil else { return }
-    var new = old
-    new.removeValue(forKey: id)
-    rooms[roomID] = new.isEmpty ? nil : new
+    guard let (old, new) = rooms.remove(id, from: roomID) else { return }
     presencePass(roomID: roomID, old: old, new: new)
   }
 
@@ -86,16 +68,8 @@ extension AppDatabase {
   /// Sends every member the change from `old` to `new`: a full `refresh-presence` to new members,
   /// to sessions without `patch-presence`, and when the room was empty; otherwise a coarse
   /// `patch-presence` (one whole-member edit per changed member); nothing when nothing changed.
-  func presencePass(roomID: String, old: OrderedDictionary<String, JSON>, new: OrderedDictionary<String, JSON>) {
-    var edits: [JSON] = []
-    for sid in old.keys where new[sid] == nil { edits.append([[.string(sid)], "-"]) }
-    for (sid, member) in new {
-      if let before = old[sid] {
-        if before != member { edits.append([[.string(sid)], "r", member]) }
-      } else {
-        edits.append([[.string(sid)], "+", member])
-      }
-    }
+  func presencePass(roomID: String, old: RoomMembers.Room, new: RoomMembers.Room) {
+    let edits = RoomMembers.edits(from: old, to: new)
     guard !edits.isEmpty else { return }
     // Each text is built only if some member needs it: in a busy room almost every pass is a
     // patch, and the whole room's snapshot would be serialized for nobody.

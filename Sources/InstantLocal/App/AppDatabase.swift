@@ -11,6 +11,11 @@ import OrderedCollections
 /// `processed-tx-id` always matches the state it was evaluated against, a writer's
 /// `transact-ok` is queued before any `refresh-ok` its transaction causes, and each session's
 /// messages leave in the order they were produced.
+///
+/// The actor orders; its parts keep their own state and rules, each a value with its own tests
+/// or readers: ``RoomMembers`` (who is in each room), ``RefreshState`` (what the invalidation pass
+/// keeps between commits), ``MagicCodes``, ``RefreshTokens``, ``IndexingJobs``, and
+/// ``LocalStorage`` (the SQLite file), the one a PostgreSQL backend replaces.
 actor AppDatabase {
   let appID: String
   let title: String
@@ -23,27 +28,17 @@ actor AppDatabase {
   var attrsVersion = 0
   private var attrsTextCache: (version: Int, text: String)?
   var sessions: OrderedDictionary<String, SessionRecord> = [:]
-  /// Each subscribed query's footprint, by canonical `q`; cleared when the attrs change (or when
-  /// it holds ``maxFootprints`` entries, since removed queries are not evicted one by one).
-  var footprints: [String: QueryFootprint] = [:]
-  static let maxFootprints = 10_000
-  /// Room id → session id → member `{peer-id, instance-id, user, data}`.
-  var rooms: [String: OrderedDictionary<String, JSON>] = [:]
-  /// What committed transactions changed whose invalidation pass has not run yet.
-  var deferredChanges = DeferredChanges()
-  /// The number of the last result made, whole or kept current (``QueryEvaluation/version``,
-  /// ``SessionRecord/SentResult/version``).
-  var evaluations = 0
-  /// How many of them were kept current from what changed (``EntityLocalQuery``) rather than
-  /// evaluated whole.
-  var keptResults = 0
+  /// Who is in each room, with what presence.
+  var rooms = RoomMembers()
+  /// What the invalidation pass keeps between commits.
+  var refresh = RefreshState()
   /// Who each refresh token signs in (``RefreshTokens``).
   var refreshTokens: RefreshTokens
   /// The magic codes sent and not yet used, their limits, and in development the codes as sent
   /// (``MagicCodes``).
   var magicCodes: MagicCodes
-  /// Schema pushes' indexing jobs by id (done at once here; kept for the CLI to read back).
-  var indexingJobs: OrderedDictionary<String, JSON> = [:]
+  /// Schema pushes' indexing jobs (done at once here; kept for the CLI to read back).
+  var schemaJobs = IndexingJobs()
   /// The app's permission rules; `nil` allows everything (as an app without rules on InstantDB).
   private(set) var rules: PermissionRules?
   /// The server's `$files` blobs (docs/files.md).
@@ -185,7 +180,7 @@ actor AppDatabase {
     let (txID, changed) = try commit(txSteps, systemWrite: false, by: sessions[id]?.asker ?? .user(nil))
     sink.send(.transactOK(txID: txID, clientEventID: clientEventID))
     if deferringRefresh {
-      deferredChanges.add(changed)
+      refresh.addChange(changed)
     } else {
       invalidate(changed: changed)
     }
@@ -260,7 +255,7 @@ actor AppDatabase {
     processedTxID = txID
     if changes.attrsChanged {
       attrsVersion += 1
-      footprints.removeAll()
+      refresh.forgetFootprints()
       return (txID, .everything)
     }
     var changed: Set<String> = []
@@ -278,7 +273,7 @@ actor AppDatabase {
   /// since what each session may see can change with them.
   func setRules(_ rules: PermissionRules?) {
     self.rules = rules
-    footprints.removeAll()
+    refresh.forgetFootprints()
     invalidate(changed: .everything)
   }
 

@@ -12,7 +12,7 @@ extension InstantLocalServer {
   /// changed (``EntityLocalQuery``).
   package func resultCounts(appID: String) async -> (whole: Int, kept: Int) {
     guard let app = try? await registry.app(appID) else { return (0, 0) }
-    let (all, kept) = await (app.evaluations, app.keptResults)
+    let (all, kept) = await (app.refresh.evaluations, app.refresh.keptResults)
     return (all - kept, kept)
   }
 }

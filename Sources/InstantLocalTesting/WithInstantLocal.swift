@@ -47,9 +47,12 @@ public func withInstantLocal<T>(
 
 extension InstantLocalConfiguration {
   /// What a test wants: loopback, port 0 (any free port), and the data in memory, or in the
-  /// SQLite file at `dataFile` (to test what survives a restart).
+  /// SQLite file at `dataFile` (to test what survives a restart). The WebSocket ping comes every
+  /// 60 s rather than 5: a whole suite on two loaded cores has left a socket's pong unanswered
+  /// for longer than 5 s, and the server then closes it — a reconnect in the middle of a test
+  /// about something else. Tests of liveness set their own interval.
   public static func testing(dataFile: String? = nil) -> InstantLocalConfiguration {
-    InstantLocalConfiguration(port: 0, storage: dataFile.map { .file($0) } ?? .memory)
+    InstantLocalConfiguration(port: 0, storage: dataFile.map { .file($0) } ?? .memory, pingInterval: .seconds(60))
   }
 }
 

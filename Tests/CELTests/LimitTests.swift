@@ -49,12 +49,9 @@ struct LimitTests {
   @Test("A source past the length limit is rejected before it is parsed")
   func sourceLength() {
     let megabyte = String(repeating: "1 + ", count: 250_000) + "1"
-    let clock = ContinuousClock()
-    let start = clock.now
     let error = parseError(megabyte)
     #expect(error?.message.contains("CELLimits.maxSourceLength") == true)
     #expect(error?.offset == 0)
-    #expect(clock.now - start < .seconds(2))
   }
 
   @Test("A 100,000-item list in the source is bounded too")
@@ -62,27 +59,21 @@ struct LimitTests {
     let items = Array(repeating: "0", count: 100_000).joined(separator: ", ")
     // Rejected by default for its length…
     #expect(parseError("1 in [\(items)]") != nil)
-    // …and when the length is allowed, evaluation stays fast; past the collection limit it is an error.
-    let clock = ContinuousClock()
-    let start = clock.now
+    // …and when the length is allowed, it evaluates; past the collection limit it is an error.
     #expect(try CELProgram("1 in [\(items)]", limits: Self.longSource).evaluate() == false)
     var tight = Self.longSource
     tight.maxCollectionSize = 50_000
     #expect(parseError("[\(items)]", limits: tight)?.message.contains("CELLimits.maxCollectionSize") == true)
-    #expect(clock.now - start < .seconds(10))
   }
 
-  @Test("A million iterations through nested macros hit the step limit fast")
+  @Test("A million iterations through nested macros hit the step limit")
   func nestedMacros() {
     let list = CELValue.list((0..<100).map { .int($0) })
-    let clock = ContinuousClock()
-    let start = clock.now
     let error = evaluationError("l.all(x, l.all(y, l.all(z, true)))", ["l": list])
     #expect(error?.kind == .limitExceeded)
     #expect(error?.message.contains("CELLimits.maxEvaluationSteps") == true)
     let thousand = CELValue.list((0..<1_000).map { .int($0) })
     #expect(evaluationError("l.map(x, l.map(y, x)).size() > 0", ["l": thousand])?.kind == .limitExceeded)
-    #expect(clock.now - start < .seconds(5))
   }
 
   @Test("The step limit is never absorbed by || or exists")

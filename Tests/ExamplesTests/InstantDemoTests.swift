@@ -65,6 +65,10 @@ struct InstantDemoTests {
 }
 
 /// Runs the built `instant-demo` (next to the test bundle) to completion.
+/// Runs instant-demo to its end. Each of its steps waits the suite's ``backstop`` unless the
+/// test says otherwise (its own default, 10 s, is for a person at a terminal, not for a test
+/// sharing two cores with the whole suite).
 func runDemo(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-  try await runToEnd(DemoProcess.buildDirectory.appendingPathComponent("instant-demo"), arguments)
+  let arguments = arguments.contains("--timeout") ? arguments : arguments + ["--timeout", "\(Int(backstop.seconds))"]
+  return try await runToEnd(DemoProcess.buildDirectory.appendingPathComponent("instant-demo"), arguments)
 }

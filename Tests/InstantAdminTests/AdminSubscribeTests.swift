@@ -93,7 +93,7 @@ struct AdminSubscribeTests {
     let clock = ContinuousClock()
     let started = clock.now
     let watchdog = Task {
-      try await Task.sleep(for: .seconds(45))
+      try await Task.sleep(for: backstop)
       let (at, since) = step.withLock { ($0, clock.now - started) }
       Issue.record("still at \"\(at)\" after \(since)")
     }

@@ -24,7 +24,7 @@ struct SessionLimitsTests {
       let (peer, _) = try await server.connect()
       _ = try await peer.request(["op": "join-room", "room-id": "r"])
 
-      let (sessionID, pings, closeReason) = try await RawConnection.with(port: port, deadline: .seconds(40)) { raw in
+      let (sessionID, pings, closeReason) = try await RawConnection.with(port: port) { raw in
         try #require(await raw.upgrade(port: port))
         #expect(await raw.sendFrame(["op": "init", "app-id": .string(TestSession.appID), "client-event-id": "i"]))
         #expect(await raw.sendFrame(["op": "join-room", "room-id": "r", "client-event-id": "j"]))
@@ -76,7 +76,7 @@ struct SessionLimitsTests {
       let ids: JSON = ["goals": ["$": ["fields": ["id"]]]]
       #expect(try await watcher.request(["op": "add-query", "q": ids])["op"] == "add-query-ok")
 
-      try await RawConnection.with(port: port, deadline: .seconds(50)) { raw in
+      try await RawConnection.with(port: port) { raw in
         try #require(await raw.upgrade(port: port))
         #expect(await raw.sendFrame(["op": "init", "app-id": .string(TestSession.appID), "client-event-id": "i"]))
         #expect(await raw.sendFrame(["op": "join-room", "room-id": "r", "client-event-id": "j"]))

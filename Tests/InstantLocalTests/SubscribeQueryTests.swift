@@ -27,7 +27,7 @@ struct SubscribeQueryTests {
       for (name, value) in extra { head += "\(name): \(value)\r\n" }
       head += "Content-Length: \(json.utf8.count)\r\n\r\n\(json)"
       let request = head
-      return try await RawConnection.with(port: port, deadline: .seconds(20)) { session in
+      return try await RawConnection.with(port: port) { session in
         #expect(await session.send(request))
         let response = try #require(await session.readResponse())
         return try await body(&session, response)
@@ -104,7 +104,7 @@ struct SubscribeQueryTests {
     // A long grace, so that a loaded machine cannot turn an ending the server gives into a cut:
     // without the stream's shutdown hook, stop waits the whole grace and then cuts it.
     var configuration = InstantLocalConfiguration.testing()
-    configuration.shutdownGrace = .seconds(15)
+    configuration.shutdownGrace = backstop
     try await withInstantLocal(configuration: configuration) { server in
       let app = try server.apps.create(title: "Streams")
       let stream = Stream(port: try #require(await server.port), app: app)
@@ -124,7 +124,7 @@ struct SubscribeQueryTests {
   @Test("When a stopping server ends a stream, it already refuses connections: a reader reconnecting at once is not left hanging")
   func stopRefusesBeforeStreamsEnd() async throws {
     var configuration = InstantLocalConfiguration.testing()
-    configuration.shutdownGrace = .seconds(15)
+    configuration.shutdownGrace = backstop
     try await withInstantLocal(configuration: configuration) { server in
       let app = try server.apps.create(title: "Streams")
       let port = try #require(await server.port)

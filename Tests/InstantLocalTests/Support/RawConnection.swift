@@ -3,6 +3,7 @@ import InstantCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import TestSupport
 
 /// A plain TCP connection for hand-written HTTP/1.1, to test what happens on one connection
 /// across several requests (no HTTP client library would do that on purpose).
@@ -19,12 +20,13 @@ struct RawConnection {
   }
 
   /// How long a connection may stay open before the test closes it itself (so a server that
-  /// keeps it open fails the test instead of hanging it). Generous: the whole suite shares two
-  /// cores, and a 2 MB body through a debug build has taken longer than 10 s there.
-  static let deadline = Duration.seconds(30)
+  /// keeps it open fails the test instead of hanging it): the suite's ``backstop``, since the
+  /// whole suite shares two cores, and a 2 MB body through a debug build has taken longer than
+  /// 10 s there.
+  static let deadline = backstop
 
   /// Connects to `127.0.0.1:port` and runs `body` with the connection, closing it afterwards
-  /// (or after `deadline`, thirty seconds unless given).
+  /// (or after `deadline`).
   static func with<T: Sendable>(
     port: Int, deadline: Duration = RawConnection.deadline, _ body: (inout Session) async throws -> T
   ) async throws -> T {

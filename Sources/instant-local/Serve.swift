@@ -34,6 +34,11 @@ struct Serve: AsyncParsableCommand {
   var maxQueuedBytes = 64 << 20
 
   @Option(
+    name: .customLong("ping-interval"), parsing: .unconditional,
+    help: "Seconds between WebSocket pings (and admin stream heartbeats); a socket that has not answered a ping by the next one is closed.")
+  var pingIntervalSeconds = 5
+
+  @Option(
     help: ArgumentHelp(
       "Permission rules every app enforces: an instant.perms.ts or a JSON file, re-read when it changes.",
       discussion: "Without it everything is allowed, as on InstantDB for an app without rules.",
@@ -152,6 +157,9 @@ struct Serve: AsyncParsableCommand {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
     guard maxMessageBytes > 0 else { throw ValidationError("--max-message-bytes must be positive, got \(maxMessageBytes)") }
     guard maxQueuedBytes > 0 else { throw ValidationError("--max-queued-bytes must be positive, got \(maxQueuedBytes)") }
+    guard (1...3600).contains(pingIntervalSeconds) else {
+      throw ValidationError("--ping-interval must be between 1 and 3600 seconds, got \(pingIntervalSeconds)")
+    }
     guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive, got \(maxUploadBytes)") }
     guard (1...1440).contains(magicCodeExpiryMinutes) else {
       throw ValidationError("--magic-code-expiry-minutes must be between 1 and 1440, got \(magicCodeExpiryMinutes)")
@@ -184,7 +192,7 @@ struct Serve: AsyncParsableCommand {
     let logger = Logger(label: "instant-local")
     var configuration = InstantLocalConfiguration(
       host: host, port: port, storage: memory ? .memory : .file(dataPath), maxMessageBytes: maxMessageBytes,
-      maxQueuedBytes: maxQueuedBytes, rulesFile: rules, strictApps: strictApps)
+      pingInterval: .seconds(pingIntervalSeconds), maxQueuedBytes: maxQueuedBytes, rulesFile: rules, strictApps: strictApps)
     configuration.maxUploadBytes = maxUploadBytes
     configuration.publicURL = publicURL.flatMap { URL(string: $0) }
     configuration.unverifiedIDTokens = unverifiedIDTokens

@@ -114,6 +114,7 @@ struct ConfigFileTests {
     for (text, message) in [
       ("port = 99999\n", "--port must be between 0 and 65535"),
       ("max-connections = -1\n", "--max-connections must be 0 (no limit) or more, got -1"),
+      ("ping-interval = 0\n", "--ping-interval must be between 1 and 3600 seconds, got 0"),
     ] {
       let path = try Self.file(text)
       defer { try? FileManager.default.removeItem(atPath: path) }

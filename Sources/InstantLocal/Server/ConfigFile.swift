@@ -22,7 +22,7 @@ package struct ConfigFile {
   /// in-process rather than by starting the executable for each key.)
   package static let keys: [String: Kind] = [
     "host": .string, "port": .integer, "data": .string, "memory": .flag, "log-level": .string, "log-format": .string,
-    "max-message-bytes": .integer, "max-queued-bytes": .integer, "rules": .string, "strict-apps": .flag,
+    "max-message-bytes": .integer, "max-queued-bytes": .integer, "ping-interval": .integer, "rules": .string, "strict-apps": .flag,
     "max-upload-bytes": .integer, "public-url": .string, "unverified-id-tokens": .flag,
     "smtp-host": .string, "smtp-port": .integer, "smtp-security": .string, "smtp-user": .string,
     "smtp-password-file": .string, "smtp-ca-file": .string, "mail-from": .string, "metrics-token-file": .string,

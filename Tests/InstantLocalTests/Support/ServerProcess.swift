@@ -18,9 +18,12 @@ final class ServerProcess {
   let stderr = OutputBuffer()
   private(set) var port = 0
 
-  /// Launches the server and waits for its banner.
+  /// Launches the server and waits for its banner. It pings every 60 s unless `arguments` say
+  /// otherwise (as `InstantLocalConfiguration.testing()`: a 5 s ping closes sockets the loaded
+  /// suite leaves unanswered).
   init(arguments: [String]) async throws {
     guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
+    let arguments = arguments.contains("--ping-interval") ? arguments : arguments + ["--ping-interval", "60"]
     process = try SpawnedProcess(binary.path, arguments, output: .pipe, error: .pipe)
     let stdout = self.stdout
     let stderr = self.stderr

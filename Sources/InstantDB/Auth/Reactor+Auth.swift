@@ -82,11 +82,11 @@ extension Reactor {
   /// until the new user's results arrive.
   private func clearResults() async {
     queries.forgetResults()
-    cacheBatch = []
+    cacheSaves.forget()
     // A save still asleep now finds nothing to write; one already writing finishes before the
     // delete, so no result of the old user reaches the disk after it.
-    cacheSave?.cancel()
-    await cacheSave?.value
+    cacheSaves.task?.cancel()
+    await cacheSaves.task?.value
     storage.deleteQueries(logger: logger)
   }
 

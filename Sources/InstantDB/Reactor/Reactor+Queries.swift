@@ -53,29 +53,22 @@ extension Reactor {
   // MARK: Cache
 
   /// Notes that a query's server result changed and saves the changed ones off the actor at most
-  /// once a second, so a busy query costs one serialisation per second rather than one per
-  /// refresh. The result is read when it is saved: holding it meanwhile would share the query's
-  /// store, and the next change would copy all of it.
+  /// once a second (``CacheSaves``).
   func saveLater(_ key: String) {
-    cacheBatch.insert(key)
-    guard !cacheFlushScheduled else { return }
-    cacheFlushScheduled = true
-    cacheSave = Task.detached {
-      // Cancelled (by shutdown or a sign-out) only cuts the wait short: the batch is saved or
-      // dropped on purpose by the canceller, so no error is lost here.
-      try? await self.config.clock.sleep(for: .seconds(1))
-      await self.saveCache(self.takeCacheBatch())
-    }
+    guard cacheSaves.note(key) else { return }
+    cacheSaves.scheduled(
+      Task.detached {
+        // Cancelled (by shutdown or a sign-out) only cuts the wait short: the batch is saved or
+        // dropped on purpose by the canceller, so no error is lost here.
+        try? await self.config.clock.sleep(for: .seconds(1))
+        await self.saveCache(self.takeCacheBatch())
+      })
   }
 
   /// The results noted since the last save, as they are now.
   func takeCacheBatch() -> [String: ClientStorage.CachedQuery] {
-    defer {
-      cacheBatch = []
-      cacheFlushScheduled = false
-    }
     var batch: [String: ClientStorage.CachedQuery] = [:]
-    for key in cacheBatch { batch[key] = queries.cached(key) }
+    for key in cacheSaves.take() { batch[key] = queries.cached(key) }
     return batch
   }
 

@@ -42,8 +42,7 @@ actor Reactor {
   var connection: (any WebSocketConnection)?
   var connectionTask: Task<Void, Never>?
   var isShutDown: Bool { connectionState.isShutDown }
-  var wakeup: (id: Int, continuation: CheckedContinuation<Void, Never>)?
-  var wakeupCounter = 0
+  var wakeup = Wakeup()
   var statusWatchers = Watchers<ConnectionStatus>()
 
   // MARK: Data
@@ -59,10 +58,7 @@ actor Reactor {
   var pendingWatchers = Watchers<[PendingWrite]>()
   var rejectionWatchers = Watchers<RejectedWrite>()
   /// Server results waiting to be saved for offline start, written at most once a second.
-  var cacheBatch: Set<String> = []
-  var cacheFlushScheduled = false
-  /// The scheduled save of `cacheBatch`; shutdown waits for it so the file is quiet when released.
-  var cacheSave: Task<Void, Never>?
+  var cacheSaves = CacheSaves()
 
   // MARK: Rooms and auth
 
@@ -142,10 +138,9 @@ actor Reactor {
 
   /// Waits until `delay` passes (or forever when `nil`) or ``wake()`` is called.
   private func pause(_ delay: Duration?) async {
-    wakeupCounter += 1
-    let id = wakeupCounter
+    let id = wakeup.nextID()
     await withCheckedContinuation { continuation in
-      wakeup = (id, continuation)
+      wakeup.wait(id, continuation)
       if let delay {
         Task {
           // Nothing cancels this task; if anything did, waking early only reconnects sooner.
@@ -157,9 +152,7 @@ actor Reactor {
   }
 
   func wake(_ id: Int? = nil) {
-    guard let current = wakeup, id == nil || id == current.id else { return }
-    wakeup = nil
-    current.continuation.resume()
+    wakeup.take(id)?.resume()
   }
 
   func setNetworkAvailable(_ available: Bool) async {
@@ -209,8 +202,8 @@ actor Reactor {
       waiters.values.forEach { $0.resume(returning: .failure(InstantClientError(.shutDown, "the client was shut down"))) }
     }
     syncWaiters = [:]
-    cacheSave?.cancel()  // skips its sleep: it finds the batch taken above, or ends a save under way
-    await cacheSave?.value
+    cacheSaves.task?.cancel()  // skips its sleep: it finds the batch taken above, or ends a save under way
+    await cacheSaves.task?.value
     saveCache(unsaved)
     storage.closeDatabase()
     storage.releaseLock()

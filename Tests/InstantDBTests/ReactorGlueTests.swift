@@ -120,7 +120,7 @@ final class ReactorGlueTests {
     errors.check()
   }
 
-  @Test("A task waiting for a write's answer stops waiting when it is cancelled; the write stays pending and is sent")
+  @Test("A task waiting for a write's answer stops waiting when it is cancelled; the write stays pending")
   func cancelledWaitForAnAnswer() async throws {
     let transport = ScriptedTransport()
     let errors = ExpectedErrors([])

@@ -4,12 +4,16 @@ import InstantCore
 actor Mailbox {
   private var queue: [JSON] = []
   private var waiter: (id: Int, continuation: CheckedContinuation<JSON?, Never>)?
+  /// The waiter's timeout, cancelled when a message or the close comes first (it sleeps for the
+  /// suite's backstop, and one is started per wait).
+  private var timer: Task<Void, Never>?
   private var nextID = 0
   private(set) var closed = false
 
   func put(_ message: JSON) {
     if let waiter {
       self.waiter = nil
+      timer?.cancel()
       waiter.continuation.resume(returning: message)
     } else {
       queue.append(message)
@@ -20,6 +24,7 @@ actor Mailbox {
     closed = true
     if let waiter {
       self.waiter = nil
+      timer?.cancel()
       waiter.continuation.resume(returning: nil)
     }
   }
@@ -32,9 +37,9 @@ actor Mailbox {
     let id = nextID
     return await withCheckedContinuation { continuation in
       waiter = (id, continuation)
-      Task {
-        try? await Task.sleep(for: timeout)
-        self.expire(id)
+      timer = Task {
+        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        await self.expire(id)
       }
     }
   }
